@@ -1,0 +1,94 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// One set of settings for every first-party target (STYLE.md B2): Swift 6 mode,
+/// explicit imports, and warnings as errors.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "gestured",
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gesturectl", targets: ["gesturectl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLinuxInput",
+            pkgConfig: "libevdev libudev",
+            providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev"])]
+        ),
+        // PURE: the Swift standard library only.
+        // libm is linked explicitly: `Double.rounded()` and friends lower to libm calls, and no
+        // module of the engine imports Glibc to pull it in.
+        .target(name: "GestureEngine", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GesturedProtocol", swiftSettings: strictSettings),
+        .target(name: "GesturedConfig", dependencies: ["GestureEngine"], swiftSettings: strictSettings),
+        .target(name: "GesturedLogging", swiftSettings: strictSettings),
+        .target(name: "GesturedCLISupport", swiftSettings: strictSettings),
+        // THE ONLY OS DOOR.
+        .target(
+            name: "GesturedSystem",
+            dependencies: ["CLinuxInput", "GestureEngine", "GesturedLogging"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GesturedDaemon",
+            dependencies: ["GestureEngine", "GesturedProtocol", "GesturedConfig", "GesturedLogging", "GesturedSystem"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GesturedTestSupport",
+            dependencies: ["GestureEngine", "GesturedProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "gestured",
+            dependencies: ["GesturedDaemon", "GesturedCLISupport", "GesturedLogging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "gesturectl",
+            dependencies: [
+                "GesturedProtocol", "GesturedSystem", "GestureEngine", "GesturedConfig", "GesturedCLISupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GestureEngineTests",
+            dependencies: ["GestureEngine", "GesturedTestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GesturedProtocolTests",
+            dependencies: ["GesturedProtocol", "GesturedTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GesturedConfigTests",
+            dependencies: ["GesturedConfig", "GesturedTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GesturedSystemTests",
+            dependencies: ["GesturedSystem", "GesturedTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GesturedDaemonTests",
+            dependencies: ["GesturedDaemon", "GesturedTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["GesturedTestSupport", "GesturedProtocol"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

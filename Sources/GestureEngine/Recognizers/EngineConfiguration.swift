@@ -1,0 +1,119 @@
+/// Where on the surface a recognizer takes touches from (UIKit's view, spec §3.3).
+public enum Region: Hashable, Sendable {
+    /// The whole surface.
+    case surface
+    /// A band of `width` millimetres along an edge.
+    case edge(Edge, width: Double)
+    /// A rectangle in millimetres.
+    case rectangle(PhysicalRect)
+    /// A rectangle in fractions (0…1) of the surface: x, y, width, height.
+    case fraction(x: Double, y: Double, width: Double, height: Double)
+
+    /// True when `point` (mm) lies in this region on a surface of `width`×`height` mm.
+    public func contains(_ point: PhysicalPoint, surfaceWidth: Double, surfaceHeight: Double) -> Bool {
+        switch self {
+        case .surface:
+            return true
+        case .edge(let edge, let band):
+            switch edge {
+            case .left: return point.x <= band
+            case .right: return point.x >= surfaceWidth - band
+            case .top: return point.y <= band
+            case .bottom: return point.y >= surfaceHeight - band
+            }
+        case .rectangle(let rect):
+            return rect.contains(point)
+        case .fraction(let x, let y, let w, let h):
+            return PhysicalRect(x: x * surfaceWidth, y: y * surfaceHeight, width: w * surfaceWidth, height: h * surfaceHeight)
+                .contains(point)
+        }
+    }
+
+    /// Area in mm², used to order regions innermost first.
+    public func area(surfaceWidth: Double, surfaceHeight: Double) -> Double {
+        switch self {
+        case .surface: surfaceWidth * surfaceHeight
+        case .edge(let edge, let band): (edge == .left || edge == .right ? surfaceHeight : surfaceWidth) * band
+        case .rectangle(let rect): rect.width * rect.height
+        case .fraction(_, _, let w, let h): w * surfaceWidth * h * surfaceHeight
+        }
+    }
+}
+
+/// The recognizer and its parameters.
+public enum RecognizerKind: Hashable, Sendable {
+    case tap(TapParameters)
+    case longPress(LongPressParameters)
+    case pan(PanParameters)
+    case swipe(SwipeParameters)
+    case pinch(PinchParameters)
+    case rotation(RotationParameters)
+    case edgePan(EdgePanParameters)
+    case tickle(TickleParameters)
+
+    public var gestureKind: GestureKind {
+        switch self {
+        case .tap: .tap
+        case .longPress: .longPress
+        case .pan: .pan
+        case .swipe: .swipe
+        case .pinch: .pinch
+        case .rotation: .rotation
+        case .edgePan: .edgePan
+        case .tickle: .custom("tickle")
+        }
+    }
+}
+
+/// should-begin and should-receive-touch policies as data (spec §3.4).
+public struct RecognizerPolicy: Hashable, Sendable {
+    /// Receive only touches of these tool types.
+    public var toolTypes: Set<ToolType> = [.finger]
+    /// Begin only on these device kinds; empty = any.
+    public var deviceKinds: Set<DeviceKind> = []
+    /// Begin only when the number of touches is within this range.
+    public var minimumFingers: Int = 1
+    public var maximumFingers: Int = Int.max
+    /// Do not begin while a physical button (clickpad click) is pressed.
+    public var failsOnButtonPress = true
+    public init() {}
+}
+
+/// One configured gesture: a named recognizer with its region, policies and relations.
+public struct RecognizerConfiguration: Hashable, Sendable {
+    public var name: String
+    public var kind: RecognizerKind
+    public var region: Region = .surface
+    /// Engine order: higher first, then declaration order (spec §5.1).
+    public var priority: Int = 0
+    public var isEnabled = true
+    public var policy = RecognizerPolicy()
+    /// Names of recognizers that must fail before this one may begin (require(toFail:)).
+    public var requiresFailureOf: [String] = []
+    /// Names of recognizers this one may be recognized together with.
+    public var recognizesSimultaneouslyWith: [String] = []
+    public var cancelsTouchesInView = true
+    public var delaysTouchesBegan = false
+    public var delaysTouchesEnded = true
+
+    public init(name: String, kind: RecognizerKind) {
+        self.name = name
+        self.kind = kind
+        if case .edgePan = kind { delaysTouchesBegan = true }
+    }
+}
+
+/// Everything that configures one engine instance.
+public struct EngineConfiguration: Hashable, Sendable {
+    public var recognizers: [RecognizerConfiguration]
+    /// Touches above this count never exist for recognizers (spec §2.4).
+    public var maxTouches = 10
+    /// Multiplier for the thresholds marked ×s (spec §0.1).
+    public var sloppiness = 1.0
+
+    public init(recognizers: [RecognizerConfiguration] = [], maxTouches: Int = 10, sloppiness: Double = 1.0) {
+        self.recognizers = recognizers
+        self.maxTouches = maxTouches
+        self.sloppiness = sloppiness
+    }
+}

@@ -1,0 +1,98 @@
+// Every parameter of spec §4 with its default (spec §0.2). Lengths in millimetres, times in
+// seconds, angles in radians. The config module maps INI keys onto these fields one to one.
+
+/// Tap (spec §4.1).
+public struct TapParameters: Hashable, Sendable {
+    public var numberOfTapsRequired = 1
+    public var numberOfTouchesRequired = 1
+    /// Centroid drift and offset of later taps from the first, mm (×sloppiness).
+    public var allowableMovement = 7.012
+    public var maximumTapDuration = 0.75
+    public var maximumIntervalBetweenTaps = 0.35
+    /// Bounding-box diagonal of the fingers, mm; `.infinity` = off.
+    public var allowableSeparation = Double.infinity
+    /// All required fingers down within this span; `nil` = `maximumTapDuration` (off).
+    public var allowableTouchTimeSeparation: Double? = nil
+    public var minimumTapDuration = 0.0
+    public init() {}
+}
+
+/// Long press (spec §4.2).
+public struct LongPressParameters: Hashable, Sendable {
+    public var minimumPressDuration = 0.5
+    /// mm, before began only (no ×sloppiness, as UIKit).
+    public var allowableMovement = 1.558
+    public var numberOfTouchesRequired = 1
+    public var numberOfTapsRequired = 0
+    public init() {}
+}
+
+/// Pan (spec §4.3).
+public struct PanParameters: Hashable, Sendable {
+    public var minimumNumberOfTouches = 1
+    public var maximumNumberOfTouches = Int.max
+    /// Per-axis translation before began, mm (×sloppiness).
+    public var hysteresis = 1.558
+    public var failsPastMaxTouches = true
+    public var allowsHorizontal = true
+    public var allowsVertical = true
+    public var velocityStaleInterval = 0.1
+    public init() {}
+}
+
+/// Screen-edge pan (spec §4.4).
+public struct EdgePanParameters: Hashable, Sendable {
+    /// Empty = never recognizes (UIKit default).
+    public var edges: Set<Edge> = []
+    public var maximumNumberOfTouches = 1
+    public var hysteresis = 2.337
+    public var edgeRegion = 2.026
+    /// Fail when the start point is farther than this from every configured edge, mm.
+    public var startBand = 5.142
+    /// Half-width of the direction window around the inward normal, radians (77.5°).
+    public var angleWindow = 77.5 * Double.pi / 180
+    public init() {}
+}
+
+/// Swipe (spec §4.5).
+public struct SwipeParameters: Hashable, Sendable {
+    /// Allowed directions (UIKit's mask); default right.
+    public var directions: Set<Direction> = [.right]
+    public var numberOfTouchesRequired = 1
+    public var maximumDuration = 0.5
+    public var minimumPrimaryMovement = 7.791
+    public var maximumPrimaryMovement = Double.infinity
+    public var minimumSecondaryMovement = 0.0
+    public var maximumSecondaryMovement = 31.166
+    public var rateOfMinimumMovementDecay = 0.06
+    public var rateOfMaximumMovementDecay = 0.02
+    public var wrongDirectionTolerance = 1.558
+    /// mm/s; 0 = off.
+    public var minimumPrimarySpeed = 0.0
+    public init() {}
+}
+
+/// Pinch (spec §4.6).
+public struct PinchParameters: Hashable, Sendable {
+    /// Change of finger distance before began, mm.
+    public var hysteresis = 1.247
+    public var endsOnSingleTouch = false
+    /// Number of fingers whose span is measured (2 by the spec; more uses the mean deviation).
+    public var numberOfTouchesRequired = 2
+    public init() {}
+}
+
+/// Rotation (spec §4.7).
+public struct RotationParameters: Hashable, Sendable {
+    /// Base angle hysteresis, radians (5°); the stretch term adds up to the same again.
+    public var angleHysteresis = 5.0 * Double.pi / 180
+    public var numberOfTouchesRequired = 2
+    public init() {}
+}
+
+/// Tickle, the custom example of spec §9.
+public struct TickleParameters: Hashable, Sendable {
+    public var minimumTravel = 3.896
+    public var requiredStrokes = 3
+    public init() {}
+}

@@ -1,0 +1,2 @@
+// Placeholder: the argument parser lands with issue 3.
+enum GesturedCLISupportModule {}

@@ -1,0 +1,2 @@
+// Placeholder: the configuration parser lands with issue 4.
+enum GesturedConfigModule {}

@@ -1,0 +1,2 @@
+// Placeholder: the daemon lands with issue 4.
+enum GesturedDaemonModule {}

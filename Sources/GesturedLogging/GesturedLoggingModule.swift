@@ -1,0 +1,2 @@
+// Placeholder: the logging module lands with issue 4.
+enum GesturedLoggingModule {}

@@ -1,0 +1,3 @@
+internal import CLinuxInput
+// Placeholder: the OS door lands with issue 3.
+enum GesturedSystemModule {}

@@ -1,0 +1,2 @@
+// Placeholder: test helpers land with the engine.
+enum GesturedTestSupportModule {}

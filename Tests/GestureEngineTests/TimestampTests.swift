@@ -1,0 +1,26 @@
+import Testing
+
+@testable import GestureEngine
+
+@Suite("Units")
+struct TimestampTests {
+    @Test("a timestamp prints as evemu sec.usec")
+    func timestampPrintsLikeEvemu() {
+        #expect(Timestamp(microseconds: 1_500_020).description == "1.500020")
+        #expect(Timestamp(seconds: 0.35).microseconds == 350_000)
+    }
+
+    @Test("device units convert to millimetres through the axis resolution")
+    func deviceUnitsConvert() {
+        let device = DeviceDescription(
+            name: "pad",
+            axes: [EventUsage.absMTPositionX.code: AxisInfo(minimum: 100, maximum: 4100, resolution: 40),
+                   EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 2600, resolution: 0)]
+        )
+        let p = device.physicalPoint(DevicePoint(x: 500, y: 63))
+        #expect(p.x == 10)
+        #expect(abs(p.y - 10) < 1e-9)
+        #expect(device.hasResolution == false)
+        #expect(device.widthMillimeters == 100)
+    }
+}

@@ -1,0 +1,1 @@
+// Tests for this target land with their issue.

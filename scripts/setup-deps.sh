@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gestured needs to build and test. Idempotent.
+# Usage: scripts/setup-deps.sh [--vm]   (--vm adds what the QEMU kernel tier needs)
+set -euo pipefail
+pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config)
+if [ "${1:-}" = "--vm" ]; then
+  pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "gestured: missing Debian packages: ${missing[*]}" >&2
+  echo "gestured: run as root: apt-get update && apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "gestured: installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+scripts/setup-deps.sh --vm
+command -v pkg-config >/dev/null || { echo "gestured: pkg-config is required (apt-get install pkg-config)" >&2; exit 1; }
+swift build --build-tests
+swift test --skip-build
