@@ -20,7 +20,7 @@ public enum UnixSignal: Int32, Sendable, CaseIterable {
 /// each signal is ignored at the C level and observed through a Dispatch signal source.
 ///
 /// Create it from nonisolated code, never from top-level `main.swift` code (STYLE.md B8).
-public final class SignalSource: Sendable {
+public final class SignalSource {
     public let signals: AsyncStream<UnixSignal>
     private let sources: [any DispatchSourceSignal]
 

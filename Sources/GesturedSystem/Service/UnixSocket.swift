@@ -112,10 +112,12 @@ public final class UnixConnection: @unchecked Sendable {
     }
 
     static func peerCredentials(of fd: Int32) -> PeerCredentials? {
-        var cred = ucred()
-        var length = socklen_t(MemoryLayout<ucred>.size)
+        // `struct ucred` is only declared with _GNU_SOURCE, which Glibc's module does not set;
+        // the layout is three 32-bit fields (pid, uid, gid), mirrored here.
+        var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0 else { return nil }
-        return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid)
+        return PeerCredentials(pid: cred.0, uid: cred.1, gid: cred.2)
     }
 }
 
@@ -179,11 +181,14 @@ public final class UnixListener: @unchecked Sendable {
     /// Accepts one pending connection, non-blocking; the connection is non-blocking too.
     public func accept() throws(SystemError) -> IOResult<UnixConnection> {
         let fd = fileDescriptor
-        let result = try nonBlockingSystemCall("accept a client on", path: path) {
-            accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-        }
+        // accept4 needs _GNU_SOURCE; accept + fcntl gives the same flags (the listener is
+        // only touched by one queue, so nothing can fork-exec in between).
+        let result = try nonBlockingSystemCall("accept a client on", path: path) { Glibc.accept(fd, nil, nil) }
         switch result {
-        case .processed(let clientFD): return .processed(UnixConnection(adopting: clientFD))
+        case .processed(let clientFD):
+            _ = fcntl(clientFD, F_SETFD, FD_CLOEXEC)
+            setNonBlocking(clientFD)
+            return .processed(UnixConnection(adopting: clientFD))
         case .wouldBlock: return .wouldBlock
         }
     }
