@@ -1,6 +1,6 @@
-public import Dispatch
+import Dispatch
 public import GesturedLogging
-public import GesturedProtocol
+import GesturedProtocol
 public import GesturedSystem
 
 /// Limits and permissions of the client side (from `[Daemon]` in gestured.conf).
