@@ -305,6 +305,10 @@ public actor IPCServer: EventPublisher {
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }
 
+    /// Returns once every event published before this call has been fanned out: actor jobs
+    /// and ``publish(_:)`` blocks share one FIFO queue, so this no-op is a barrier.
+    public func flushPublished() {}
+
     /// Tells every client the daemon stops, gives their sockets what is queued, closes them
     /// and the listener (which removes the socket file when the daemon bound it).
     public func shutdown(reason: String) {

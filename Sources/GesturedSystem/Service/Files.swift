@@ -44,6 +44,22 @@ public enum Files {
         return names.sorted().map { path + "/" + $0 }
     }
 
+    /// Creates a fresh private directory `<prefix>XXXXXX` (`mkdtemp(3)`).
+    public static func makeTemporaryDirectory(prefix: String) -> String? {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let result = mkdtemp(buffer.baseAddress!) else { return nil }
+            return String(cString: result)
+        }
+    }
+
+    /// Removes an empty directory, or a directory holding only sockets and files
+    /// (demo and test scratch space; not recursive into subdirectories).
+    public static func removeDirectory(_ path: String) {
+        for entry in listDirectory(path, suffix: "") { _ = unlink(entry) }
+        _ = rmdir(path)
+    }
+
     /// True when `path` exists.
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

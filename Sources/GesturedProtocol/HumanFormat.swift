@@ -1,4 +1,4 @@
-public import GesturedProtocol
+
 
 /// One human-readable line per event for `--dry-run`/`--replay` without `--json` and for
 /// `gesturectl debug-events`: relative time first, then the values that apply, fixed decimals.
