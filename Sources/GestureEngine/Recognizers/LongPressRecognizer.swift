@@ -23,6 +23,8 @@ struct LongPressRecognizer: CustomRecognizer {
     private var prefix: TapRecognizer
     private var held = TrackedTouches()
     private var startCentroid = PhysicalPoint.zero
+    /// Centroid of the held touches when last seen, kept after the lift for the `ended` action.
+    private var lastCentroid = PhysicalPoint.zero
 
     init(parameters: LongPressParameters) {
         self.parameters = parameters
@@ -75,6 +77,7 @@ struct LongPressRecognizer: CustomRecognizer {
             } else if held.count == parameters.numberOfTouchesRequired {
                 phase = .pressing
                 startCentroid = held.centroid
+                lastCentroid = startCentroid
                 context.cancelTimer(Self.pressStartTimer)
                 context.schedule(Self.pressTimer, after: parameters.minimumPressDuration)
             }
@@ -92,6 +95,7 @@ struct LongPressRecognizer: CustomRecognizer {
         var moved = false
         for touch in touches where held.update(touch) { moved = true }
         guard moved else { return }
+        lastCentroid = held.centroid
         switch context.state {
         case .possible:
             if held.count == parameters.numberOfTouchesRequired,
@@ -117,6 +121,7 @@ struct LongPressRecognizer: CustomRecognizer {
             lifted = true
         }
         guard lifted else { return }
+        lastCentroid = held.centroid
         switch context.state {
         case .began, .changed: context.request(.ended)
         case .possible: context.fail()
@@ -151,11 +156,12 @@ struct LongPressRecognizer: CustomRecognizer {
         prefix.reset()
         held.removeAll()
         startCentroid = .zero
+        lastCentroid = .zero
         phase = parameters.numberOfTapsRequired > 0 ? .tapping : .pressing
     }
 
     func values(at now: Timestamp) -> GestureValues {
-        let location = held.isEmpty ? startCentroid : held.centroid
+        let location = held.isEmpty ? lastCentroid : held.centroid
         return GestureValues(
             fingers: held.count,
             location: location,
