@@ -29,7 +29,7 @@ struct SpecVectorTests {
         for frame in f.frames.prefix(1) { h.record(h.engine.process(frame)) }
         #expect(h.engine.nextDeadline == Timestamp(seconds: 0.75))
         h.record(h.engine.advance(to: Timestamp(seconds: 0.75)))
-        let failed = h.engine.drainDiagnostics().contains {
+        let failed = h.diagnostics.contains {
             $0 == .transition(recognizer: "tap", from: .possible, input: "timer", to: .failed)
         }
         #expect(failed)

@@ -291,6 +291,8 @@ extension GestureEngine {
             }
         }
         for request in ctx.requests {
+            // The recognizer sees its own request at once; the arena may still overrule it.
+            if !slots[i].state.isFinal { slots[i].logical = request }
             resolve(i, request, input: input)
         }
         context = ctx

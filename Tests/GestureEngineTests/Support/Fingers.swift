@@ -114,6 +114,7 @@ struct Harness {
     var engine: GestureEngine
     var outputs: [EngineOutput] = []
     var checker = ConsistencyChecker()
+    var diagnostics: [EngineDiagnostic] = []
 
     init(_ recognizers: [RecognizerConfiguration], maxTouches: Int = 10, device: DeviceDescription = testDevice) {
         engine = GestureEngine(
@@ -130,11 +131,14 @@ struct Harness {
         let end = until ?? ((script.frames.last?.timestamp.seconds ?? 0) + 2)
         record(engine.advance(to: Timestamp(seconds: end)))
         #expect(checker.violations.isEmpty, "\(checker.violations)", sourceLocation: sourceLocation)
+        let bugs = diagnostics.filter { if case .engineBug = $0 { true } else { false } }
+        #expect(bugs.isEmpty, "\(bugs)", sourceLocation: sourceLocation)
     }
 
     mutating func record(_ new: [EngineOutput]) {
         outputs += new
         checker.feed(new)
+        diagnostics += engine.drainDiagnostics()
     }
 
     var gestures: [GestureEvent] {
