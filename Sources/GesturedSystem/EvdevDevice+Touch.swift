@@ -1,5 +1,3 @@
-public import GestureEngine
-
 /// Why a device node cannot be used as a touch device: the OS refused, or the device is no
 /// touch device.
 public enum DeviceOpenError: Error, Sendable, Hashable, CustomStringConvertible {
