@@ -152,3 +152,25 @@ enum TestDevices {
             EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
         ])
 }
+
+@Suite("gestured.conf(5)")
+struct ManPageTests {
+    @Test("every key the parser knows is documented in the man page")
+    func everyKey() throws {
+        let page = try repositoryFile("docs/man/gestured.conf.5.scd")
+        let keys = gestureKeys.map(\.name) + daemonKeys.map(\.name) + deviceKeys.map(\.name)
+        for key in keys {
+            #expect(page.contains("*\(key)=*"), "gestured.conf(5) does not document \(key)=")
+        }
+    }
+
+    @Test("the examples in the man page parse without diagnostics")
+    func examples() throws {
+        let page = try repositoryFile("docs/man/gestured.conf.5.scd")
+        let examples = page.components(separatedBy: "# EXAMPLES").last ?? ""
+        let blocks = examples.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(blocks.count == 4)
+        let result = Configuration.parse(blocks.joined(separator: "\n"), fileName: "examples")
+        #expect(result.diagnostics.map(\.rendered) == [])
+    }
+}
