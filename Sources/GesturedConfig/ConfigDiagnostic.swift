@@ -53,11 +53,27 @@ struct DiagnosticCollector {
 
     mutating func error(_ at: SourceLocation, _ message: String, hint: String? = nil) {
         diagnostics.append(
-            ConfigDiagnostic(severity: .error, file: at.file, line: at.line, column: at.column, message: message, hint: hint))
+            ConfigDiagnostic(
+                severity: .error,
+                file: at.file,
+                line: at.line,
+                column: at.column,
+                message: message,
+                hint: hint
+            )
+        )
     }
 
     mutating func warning(_ at: SourceLocation, _ message: String, hint: String? = nil) {
         diagnostics.append(
-            ConfigDiagnostic(severity: .warning, file: at.file, line: at.line, column: at.column, message: message, hint: hint))
+            ConfigDiagnostic(
+                severity: .warning,
+                file: at.file,
+                line: at.line,
+                column: at.column,
+                message: message,
+                hint: hint
+            )
+        )
     }
 }

@@ -94,13 +94,18 @@ private struct ConfigParser {
             return
         case ("Device", nil), ("Gesture", nil):
             diagnostics.error(
-                section.location, "[\(section.type)] needs a name",
-                hint: "write [\(section.type) NAME], e.g. [\(section.type) \(section.type == "Device" ? "touchpads" : "double-tap")]")
+                section.location,
+                "[\(section.type)] needs a name",
+                hint:
+                    "write [\(section.type) NAME], e.g. [\(section.type) \(section.type == "Device" ? "touchpads" : "double-tap")]"
+            )
             return
         case ("Gesture", .some(let name)) where !isValidGestureName(name):
             diagnostics.error(
-                section.nameLocation, "'\(name)' is not a valid gesture name",
-                hint: "use letters, digits, '-', '_' and '.'")
+                section.nameLocation,
+                "'\(name)' is not a valid gesture name",
+                hint: "use letters, digits, '-', '_' and '.'"
+            )
             return
         default:
             break
@@ -190,7 +195,8 @@ private struct ConfigParser {
 
     private func isValidGestureName(_ name: String) -> Bool {
         name.unicodeScalars.allSatisfy { s in
-            (s.value < 128 && (s.properties.isAlphabetic || ("0"..."9").contains(s))) || s == "-" || s == "_" || s == "."
+            (s.value < 128 && (s.properties.isAlphabetic || ("0"..."9").contains(s))) || s == "-" || s == "_"
+                || s == "."
         }
     }
 
@@ -261,8 +267,10 @@ private struct ConfigParser {
         let header = "[Gesture \(name)]"
         guard let kindEntry = section.entries["Kind"] else {
             diagnostics.error(
-                section.location, "\(header) has no Kind=",
-                hint: "add Kind= with one of \(KindName.allCases.map(\.rawValue).joined(separator: ", "))")
+                section.location,
+                "\(header) has no Kind=",
+                hint: "add Kind= with one of \(KindName.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
             return nil
         }
         // An unknown kind was reported when the entry was read.
@@ -274,7 +282,8 @@ private struct ConfigParser {
                 diagnostics.error(
                     entry.keyLocation,
                     "'\(entry.key)=' does not apply to \(header), which has Kind=\(kind.rawValue)",
-                    hint: "\(entry.key)= applies to Kind=\(kinds.map(\.rawValue).joined(separator: ", "))")
+                    hint: "\(entry.key)= applies to Kind=\(kinds.map(\.rawValue).joined(separator: ", "))"
+                )
                 continue
             }
             apply(spec, entry, to: &gesture)
@@ -282,11 +291,15 @@ private struct ConfigParser {
         if gesture.policy.minimumFingers > gesture.policy.maximumFingers, let entry = section.entries["MinFingers"] {
             diagnostics.error(
                 entry.valueLocation,
-                "MinFingers= (\(gesture.policy.minimumFingers)) is greater than MaxFingers= (\(gesture.policy.maximumFingers))")
+                "MinFingers= (\(gesture.policy.minimumFingers)) is greater than MaxFingers= (\(gesture.policy.maximumFingers))"
+            )
         }
         if case .edgePan(let p) = gesture.kind, p.edges.isEmpty {
             diagnostics.warning(
-                section.location, "\(header) sets no Edges=, so it never recognizes", hint: "add e.g. Edges=left")
+                section.location,
+                "\(header) sets no Edges=, so it never recognizes",
+                hint: "add e.g. Edges=left"
+            )
         }
         return gesture
     }
@@ -334,7 +347,8 @@ private struct ConfigParser {
             diagnostics.error(
                 entry.valueLocation,
                 "RequireFailureOf= forms a cycle: \((cycle + [start]).joined(separator: " → "))",
-                hint: "a gesture cannot wait, directly or through others, for its own failure")
+                hint: "a gesture cannot wait, directly or through others, for its own failure"
+            )
         }
     }
 

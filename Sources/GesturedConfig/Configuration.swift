@@ -100,7 +100,8 @@ public struct Configuration: Hashable, Sendable {
     ///   - device: The device as read from the kernel or a recording.
     ///   - udevProperties: The device's udev properties (`ID_INPUT_TOUCHPAD=1`, …); empty for
     ///     recordings.
-    public func deviceSettings(for device: DeviceDescription, udevProperties: [String: String] = [:]) -> DeviceSettings {
+    public func deviceSettings(for device: DeviceDescription, udevProperties: [String: String] = [:]) -> DeviceSettings
+    {
         var settings = DeviceSettings()
         for rule in deviceRules where rule.match.matches(device, udevProperties: udevProperties) {
             settings.matchedRules.append(rule.name)

@@ -27,7 +27,8 @@ enum INILexer {
         var sections: [INISection] = []
         var lineNumber = 0
         // "\r\n" is a single Character in Swift, so CRLF files are split on it explicitly.
-        for rawLine in contents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for rawLine in contents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        {
             lineNumber += 1
             var line = Substring(rawLine)
             if line.last == "\r" { line = line.dropLast() }
@@ -60,7 +61,8 @@ enum INILexer {
                         name: name.isEmpty ? nil : String(name),
                         location: at,
                         nameLocation: SourceLocation(file: file, line: lineNumber, column: nameColumn)
-                    ))
+                    )
+                )
                 continue
             }
             guard let equals = text.firstIndex(of: "=") else {
@@ -87,7 +89,11 @@ enum INILexer {
                 valueLocation: SourceLocation(file: file, line: lineNumber, column: valueColumn)
             )
             if sections.isEmpty {
-                diagnostics.error(at, "'\(key)=' appears before any section header", hint: "start the file with a section such as [Daemon]")
+                diagnostics.error(
+                    at,
+                    "'\(key)=' appears before any section header",
+                    hint: "start the file with a section such as [Daemon]"
+                )
                 continue
             }
             sections[sections.count - 1].entries.append(entry)

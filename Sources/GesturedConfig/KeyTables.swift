@@ -7,7 +7,11 @@ struct KeySpec<Target>: Sendable {
     var kinds: [KindName]?
     var apply: @Sendable (inout Target, String) throws(ValueError) -> Void
 
-    init(_ name: String, _ kinds: [KindName]? = nil, _ apply: @escaping @Sendable (inout Target, String) throws(ValueError) -> Void) {
+    init(
+        _ name: String,
+        _ kinds: [KindName]? = nil,
+        _ apply: @escaping @Sendable (inout Target, String) throws(ValueError) -> Void
+    ) {
         self.name = name
         self.kinds = kinds
         self.apply = apply
@@ -75,13 +79,19 @@ let gestureKeys: [GestureKey] = [
         guard !tools.isEmpty else { throw ValueError("Tools= must name at least one tool", hint: "e.g. finger") }
         c.policy.toolTypes = tools
     },
-    GestureKey("MinFingers") { c, v throws(ValueError) in c.policy.minimumFingers = try ValueParsing.integer(v, in: fingerRange) },
+    GestureKey("MinFingers") { c, v throws(ValueError) in
+        c.policy.minimumFingers = try ValueParsing.integer(v, in: fingerRange)
+    },
     GestureKey("MaxFingers") { c, v throws(ValueError) in
         c.policy.maximumFingers = try ValueParsing.integerOrInfinity(v, in: fingerRange)
     },
-    GestureKey("FailsOnButtonPress") { c, v throws(ValueError) in c.policy.failsOnButtonPress = try ValueParsing.boolean(v) },
+    GestureKey("FailsOnButtonPress") { c, v throws(ValueError) in
+        c.policy.failsOnButtonPress = try ValueParsing.boolean(v)
+    },
     GestureKey("RequireFailureOf") { c, v throws(ValueError) in c.requiresFailureOf = ValueParsing.list(v) },
-    GestureKey("RecognizeSimultaneouslyWith") { c, v throws(ValueError) in c.recognizesSimultaneouslyWith = ValueParsing.list(v) },
+    GestureKey("RecognizeSimultaneouslyWith") { c, v throws(ValueError) in
+        c.recognizesSimultaneouslyWith = ValueParsing.list(v)
+    },
     GestureKey("CancelsTouches") { c, v throws(ValueError) in c.cancelsTouchesInView = try ValueParsing.boolean(v) },
     GestureKey("DelaysTouchesBegan") { c, v throws(ValueError) in c.delaysTouchesBegan = try ValueParsing.boolean(v) },
     GestureKey("DelaysTouchesEnded") { c, v throws(ValueError) in c.delaysTouchesEnded = try ValueParsing.boolean(v) },
@@ -161,7 +171,9 @@ let gestureKeys: [GestureKey] = [
     tapKey("MaximumIntervalBetweenTaps") { p, v throws(ValueError) in
         p.maximumIntervalBetweenTaps = try ValueParsing.duration(v)
     },
-    tapKey("AllowableSeparation") { p, v throws(ValueError) in p.allowableSeparation = try ValueParsing.lengthOrInfinity(v) },
+    tapKey("AllowableSeparation") { p, v throws(ValueError) in
+        p.allowableSeparation = try ValueParsing.lengthOrInfinity(v)
+    },
     tapKey("AllowableTouchTimeSeparation") { p, v throws(ValueError) in
         p.allowableTouchTimeSeparation = v == "off" ? nil : try ValueParsing.duration(v)
     },
@@ -181,7 +193,8 @@ let gestureKeys: [GestureKey] = [
     panKey("FailsPastMaxTouches") { p, v throws(ValueError) in p.failsPastMaxTouches = try ValueParsing.boolean(v) },
     panKey("AllowsHorizontal") { p, v throws(ValueError) in p.allowsHorizontal = try ValueParsing.boolean(v) },
     panKey("AllowsVertical") { p, v throws(ValueError) in p.allowsVertical = try ValueParsing.boolean(v) },
-    panKey("VelocityStaleInterval") { p, v throws(ValueError) in p.velocityStaleInterval = try ValueParsing.duration(v) },
+    panKey("VelocityStaleInterval") { p, v throws(ValueError) in p.velocityStaleInterval = try ValueParsing.duration(v)
+    },
 
     // Edge pan.
     edgePanKey("Edges") { p, v throws(ValueError) in p.edges = try ValueParsing.edges(v) },
@@ -196,15 +209,21 @@ let gestureKeys: [GestureKey] = [
     // Swipe.
     swipeKey("Directions") { p, v throws(ValueError) in
         let directions = try ValueParsing.directions(v)
-        guard !directions.isEmpty else { throw ValueError("Directions= must name at least one direction", hint: "e.g. left,right") }
+        guard !directions.isEmpty else {
+            throw ValueError("Directions= must name at least one direction", hint: "e.g. left,right")
+        }
         p.directions = directions
     },
     swipeKey("MaximumDuration") { p, v throws(ValueError) in p.maximumDuration = try ValueParsing.duration(v) },
-    swipeKey("MinimumPrimaryMovement") { p, v throws(ValueError) in p.minimumPrimaryMovement = try ValueParsing.length(v) },
+    swipeKey("MinimumPrimaryMovement") { p, v throws(ValueError) in
+        p.minimumPrimaryMovement = try ValueParsing.length(v)
+    },
     swipeKey("MaximumPrimaryMovement") { p, v throws(ValueError) in
         p.maximumPrimaryMovement = try ValueParsing.lengthOrInfinity(v)
     },
-    swipeKey("MinimumSecondaryMovement") { p, v throws(ValueError) in p.minimumSecondaryMovement = try ValueParsing.length(v) },
+    swipeKey("MinimumSecondaryMovement") { p, v throws(ValueError) in
+        p.minimumSecondaryMovement = try ValueParsing.length(v)
+    },
     swipeKey("MaximumSecondaryMovement") { p, v throws(ValueError) in
         p.maximumSecondaryMovement = try ValueParsing.lengthOrInfinity(v)
     },
@@ -214,7 +233,9 @@ let gestureKeys: [GestureKey] = [
     swipeKey("RateOfMaximumMovementDecay") { p, v throws(ValueError) in
         p.rateOfMaximumMovementDecay = try ValueParsing.plainNumber(v)
     },
-    swipeKey("WrongDirectionTolerance") { p, v throws(ValueError) in p.wrongDirectionTolerance = try ValueParsing.length(v) },
+    swipeKey("WrongDirectionTolerance") { p, v throws(ValueError) in
+        p.wrongDirectionTolerance = try ValueParsing.length(v)
+    },
     swipeKey("MinimumPrimarySpeed") { p, v throws(ValueError) in p.minimumPrimarySpeed = try ValueParsing.speed(v) },
 
     // Pinch.
@@ -244,7 +265,9 @@ let gestureKeys: [GestureKey] = [
     },
 ]
 
-private func tapKey(_ name: String, _ f: @escaping @Sendable (inout TapParameters, String) throws(ValueError) -> Void) -> GestureKey {
+private func tapKey(_ name: String, _ f: @escaping @Sendable (inout TapParameters, String) throws(ValueError) -> Void)
+    -> GestureKey
+{
     GestureKey(name, [.tap]) { c, v throws(ValueError) in
         guard case .tap(var p) = c.kind else { return }
         try f(&p, v)
@@ -252,7 +275,9 @@ private func tapKey(_ name: String, _ f: @escaping @Sendable (inout TapParameter
     }
 }
 
-private func panKey(_ name: String, _ f: @escaping @Sendable (inout PanParameters, String) throws(ValueError) -> Void) -> GestureKey {
+private func panKey(_ name: String, _ f: @escaping @Sendable (inout PanParameters, String) throws(ValueError) -> Void)
+    -> GestureKey
+{
     GestureKey(name, [.pan]) { c, v throws(ValueError) in
         guard case .pan(var p) = c.kind else { return }
         try f(&p, v)
@@ -260,7 +285,10 @@ private func panKey(_ name: String, _ f: @escaping @Sendable (inout PanParameter
     }
 }
 
-private func edgePanKey(_ name: String, _ f: @escaping @Sendable (inout EdgePanParameters, String) throws(ValueError) -> Void)
+private func edgePanKey(
+    _ name: String,
+    _ f: @escaping @Sendable (inout EdgePanParameters, String) throws(ValueError) -> Void
+)
     -> GestureKey
 {
     GestureKey(name, [.edgePan]) { c, v throws(ValueError) in
@@ -270,7 +298,10 @@ private func edgePanKey(_ name: String, _ f: @escaping @Sendable (inout EdgePanP
     }
 }
 
-private func swipeKey(_ name: String, _ f: @escaping @Sendable (inout SwipeParameters, String) throws(ValueError) -> Void)
+private func swipeKey(
+    _ name: String,
+    _ f: @escaping @Sendable (inout SwipeParameters, String) throws(ValueError) -> Void
+)
     -> GestureKey
 {
     GestureKey(name, [.swipe]) { c, v throws(ValueError) in
@@ -285,7 +316,9 @@ let daemonKeys: [KeySpec<DaemonSettings>] = [
     KeySpec("SocketPath") { d, v throws(ValueError) in
         guard v.hasPrefix("/") else { throw ValueError("SocketPath= must be an absolute path, found '\(v)'") }
         // sun_path holds 108 bytes including the terminating NUL.
-        guard v.utf8.count <= 107 else { throw ValueError("SocketPath= is \(v.utf8.count) bytes; a socket path holds at most 107") }
+        guard v.utf8.count <= 107 else {
+            throw ValueError("SocketPath= is \(v.utf8.count) bytes; a socket path holds at most 107")
+        }
         d.socketPath = v
     },
     KeySpec("SocketGroup") { d, v throws(ValueError) in
@@ -295,8 +328,12 @@ let daemonKeys: [KeySpec<DaemonSettings>] = [
     KeySpec("SocketMode") { d, v throws(ValueError) in d.socketMode = try ValueParsing.mode(v) },
     KeySpec("AllowRawTouchesForGroup") { d, v throws(ValueError) in d.allowRawTouchesForGroup = v.isEmpty ? nil : v },
     KeySpec("MaxClients") { d, v throws(ValueError) in d.maxClients = try ValueParsing.integer(v, in: 1...65_536) },
-    KeySpec("ClientQueueSoft") { d, v throws(ValueError) in d.clientQueueSoft = try ValueParsing.integer(v, in: 1...1_048_576) },
-    KeySpec("ClientQueueHard") { d, v throws(ValueError) in d.clientQueueHard = try ValueParsing.integer(v, in: 1...1_048_576) },
+    KeySpec("ClientQueueSoft") { d, v throws(ValueError) in
+        d.clientQueueSoft = try ValueParsing.integer(v, in: 1...1_048_576)
+    },
+    KeySpec("ClientQueueHard") { d, v throws(ValueError) in
+        d.clientQueueHard = try ValueParsing.integer(v, in: 1...1_048_576)
+    },
 ]
 
 /// Keys of `[Device NAME]` sections (and of quirks files).

@@ -117,7 +117,9 @@ enum ValueParsing {
     /// A unitless number (a rate, a factor), `> 0` when `positive`.
     static func plainNumber(_ text: String, positive: Bool = false) throws(ValueError) -> Double {
         let (value, unit) = try number(text, what: "write a plain number such as 0.5")
-        guard unit.isEmpty else { throw ValueError("this value takes no unit, found '\(unit)'", hint: "write \(text.dropLast(unit.count))") }
+        guard unit.isEmpty else {
+            throw ValueError("this value takes no unit, found '\(unit)'", hint: "write \(text.dropLast(unit.count))")
+        }
         if positive, value <= 0 { throw ValueError("'\(text)' must be greater than 0") }
         if value < 0 { throw ValueError("'\(text)' must not be negative") }
         return value
@@ -135,7 +137,9 @@ enum ValueParsing {
             let upper = range.upperBound == Int.max ? "" : " and \(range.upperBound)"
             throw ValueError(
                 range.upperBound == Int.max
-                    ? "'\(text)' must be at least \(range.lowerBound)" : "'\(text)' must be between \(range.lowerBound)\(upper)")
+                    ? "'\(text)' must be at least \(range.lowerBound)"
+                    : "'\(text)' must be between \(range.lowerBound)\(upper)"
+            )
         }
         return value
     }
@@ -168,7 +172,9 @@ enum ValueParsing {
                 let names = allowed.map(\.0)
                 let hint = Suggest.closest(to: item, among: names).map { "did you mean '\($0)'?" }
                 throw ValueError(
-                    "'\(item)' is not a \(what) (expected one of \(names.joined(separator: ", ")))", hint: hint)
+                    "'\(item)' is not a \(what) (expected one of \(names.joined(separator: ", ")))",
+                    hint: hint
+                )
             }
             result.append(match.1)
         }
@@ -198,7 +204,9 @@ enum ValueParsing {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         switch parts[0] {
         case "edge":
-            guard parts.count == 3 else { throw ValueError("'\(text)' is not a region", hint: "write edge:EDGE:WIDTH, e.g. edge:left:5mm") }
+            guard parts.count == 3 else {
+                throw ValueError("'\(text)' is not a region", hint: "write edge:EDGE:WIDTH, e.g. edge:left:5mm")
+            }
             let edge = try enumList(parts[1], "edge", Edge.allCases.map { ($0.rawValue, $0) })
             guard edge.count == 1 else { throw ValueError("an edge region names exactly one edge") }
             return .edge(edge[0], width: try length(parts[2]))

@@ -24,7 +24,10 @@ struct LayeringTests {
     func overrideKeys() throws {
         let result = Configuration.parse([
             ConfigSource(name: "gestured.conf", contents: main),
-            ConfigSource(name: "conf.d/50-slow.conf", contents: "[Gesture double-tap]\nMaximumIntervalBetweenTaps=500ms\n[Daemon]\nMaxClients=20\n"),
+            ConfigSource(
+                name: "conf.d/50-slow.conf",
+                contents: "[Gesture double-tap]\nMaximumIntervalBetweenTaps=500ms\n[Daemon]\nMaxClients=20\n"
+            ),
         ])
         #expect(result.diagnostics == [])
         let config = result.configuration
@@ -43,7 +46,10 @@ struct LayeringTests {
     func order() throws {
         let result = Configuration.parse([
             ConfigSource(name: "gestured.conf", contents: main),
-            ConfigSource(name: "conf.d/10-a.conf", contents: "[Gesture tap]\nPriority=1\n[Gesture swipe]\nKind=swipe\n"),
+            ConfigSource(
+                name: "conf.d/10-a.conf",
+                contents: "[Gesture tap]\nPriority=1\n[Gesture swipe]\nKind=swipe\n"
+            ),
             ConfigSource(name: "conf.d/20-b.conf", contents: "[Gesture tap]\nPriority=2\n"),
         ])
         #expect(result.diagnostics == [])
@@ -61,7 +67,8 @@ struct LayeringTests {
         #expect(
             result.diagnostics.map(\.rendered) == [
                 "gestured.conf:12:1: error: 'MaximumIntervalBetweenTaps=' does not apply to [Gesture double-tap], which has Kind=long_press (MaximumIntervalBetweenTaps= applies to Kind=tap)"
-            ])
+            ]
+        )
     }
 
     @Test("a drop-in can fix a relation or disable a gesture")
@@ -82,7 +89,9 @@ struct LayeringTests {
             ConfigSource(name: "gestured.conf", contents: "[Daemon]\nMaxClients=lots\n"),
             ConfigSource(name: "conf.d/1.conf", contents: "[Daemon]\nMaxClients=5\n"),
         ])
-        #expect(result.diagnostics.map(\.rendered) == ["gestured.conf:2:12: error: MaxClients=: 'lots' is not an integer"])
+        #expect(
+            result.diagnostics.map(\.rendered) == ["gestured.conf:2:12: error: MaxClients=: 'lots' is not an integer"]
+        )
         #expect(result.configuration.daemon.maxClients == 5)
     }
 }
@@ -149,7 +158,9 @@ struct DeviceMatchingTests {
     @Test("udev properties must all match; kinds filter gestures and their relations")
     func touchpad() {
         let partial = configuration.deviceSettings(
-            for: TestDevices.touchpad, udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
+            for: TestDevices.touchpad,
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
+        )
         #expect(partial.matchedRules == ["all"])
         let properties = ["ID_INPUT_TOUCHPAD": "1", "ID_BUS": "serio", "ID_SERIAL": "noserial"]
         let full = configuration.deviceSettings(for: TestDevices.touchpad, udevProperties: properties)
@@ -168,17 +179,26 @@ struct DeviceMatchingTests {
         #expect(configuration.deviceSettings(for: device).isDisabled)
         #expect(configuration.engineConfiguration(for: device).recognizers == [])
 
-        let restricted = Configuration.parse(text + "\n[Device only-tap]\nMatchKind=touchscreen\nGestures=double-tap\n", fileName: "m")
+        let restricted = Configuration.parse(
+            text + "\n[Device only-tap]\nMatchKind=touchscreen\nGestures=double-tap\n",
+            fileName: "m"
+        )
         #expect(restricted.diagnostics == [])
         let names = restricted.configuration.engineConfiguration(for: TestDevices.touchscreen).recognizers.map(\.name)
         #expect(names == ["double-tap"])
     }
 
-    @Test("glob patterns", arguments: [
-        ("ELAN*", "ELAN Touchscreen", true), ("*Touch*", "ELAN Touchscreen", true), ("elan*", "ELAN Touchscreen", false),
-        ("?LAN*", "ELAN Touchscreen", true), ("[A-F]LAN*", "ELAN Touchscreen", true), ("[!E]LAN*", "ELAN Touchscreen", false),
-        ("*", "", true), ("a*b*c", "aXbYc", true), ("a*b*c", "aXbY", false), ("a[", "a[", true), ("exact", "exact", true),
-    ])
+    @Test(
+        "glob patterns",
+        arguments: [
+            ("ELAN*", "ELAN Touchscreen", true), ("*Touch*", "ELAN Touchscreen", true),
+            ("elan*", "ELAN Touchscreen", false),
+            ("?LAN*", "ELAN Touchscreen", true), ("[A-F]LAN*", "ELAN Touchscreen", true),
+            ("[!E]LAN*", "ELAN Touchscreen", false),
+            ("*", "", true), ("a*b*c", "aXbYc", true), ("a*b*c", "aXbY", false), ("a[", "a[", true),
+            ("exact", "exact", true),
+        ]
+    )
     func glob(pattern: String, name: String, expected: Bool) {
         #expect(Glob.matches(pattern: pattern, name) == expected)
     }
@@ -186,9 +206,15 @@ struct DeviceMatchingTests {
 
 @Suite("Values and units")
 struct ValueTests {
-    @Test("lengths, durations, angles and speeds convert to the engine's units", arguments: [
-        ("[Gesture g]\nKind=tap\nAllowableMovement=1cm\nMaximumTapDuration=0.5s\nMinimumTapDuration=2000us\n", "tap"),
-    ])
+    @Test(
+        "lengths, durations, angles and speeds convert to the engine's units",
+        arguments: [
+            (
+                "[Gesture g]\nKind=tap\nAllowableMovement=1cm\nMaximumTapDuration=0.5s\nMinimumTapDuration=2000us\n",
+                "tap"
+            )
+        ]
+    )
     func conversions(text: String, kind: String) throws {
         let result = Configuration.parse(text, fileName: "v")
         #expect(result.diagnostics == [])
@@ -230,7 +256,14 @@ struct ValueTests {
         let gestures = result.configuration.gestures
         #expect(gestures.count == 3)
         let r = gestures[0]
-        #expect(r.kind == .rotation({ var p = RotationParameters(); p.angleHysteresis = 0.1; return p }()))
+        #expect(
+            r.kind
+                == .rotation(
+                    {
+                        var p = RotationParameters(); p.angleHysteresis = 0.1; return p
+                    }()
+                )
+        )
         #expect(r.region == .fraction(x: 0.1, y: 0, width: 0.8, height: 0.2))
         #expect(r.policy.deviceKinds == [.touchscreen, .touchpad])
         #expect(r.policy.toolTypes == [.finger, .pen])

@@ -93,18 +93,22 @@ struct ShippedConfigTests {
             #expect(explicit.diagnostics.map(\.message) == baseline.diagnostics.map(\.message), "line \(lineNumber)")
             #expect(
                 explicit.configuration.daemon == baseline.configuration.daemon,
-                "line \(lineNumber): #\(key)=\(value) is not the [Daemon] default")
+                "line \(lineNumber): #\(key)=\(value) is not the [Daemon] default"
+            )
             #expect(
                 explicit.configuration.gestures == baseline.configuration.gestures,
-                "line \(lineNumber): #\(key)=\(value) is not the default of Kind=\(kind ?? "?")")
+                "line \(lineNumber): #\(key)=\(value) is not the default of Kind=\(kind ?? "?")"
+            )
             for device in [TestDevices.touchscreen, TestDevices.touchpad] {
                 #expect(
                     explicit.configuration.deviceSettings(for: device).comparable
                         == baseline.configuration.deviceSettings(for: device).comparable,
-                    "line \(lineNumber): #\(key)=\(value) is not the [Device] default")
+                    "line \(lineNumber): #\(key)=\(value) is not the [Device] default"
+                )
                 #expect(
                     explicit.configuration.engineConfiguration(for: device)
-                        == baseline.configuration.engineConfiguration(for: device))
+                        == baseline.configuration.engineConfiguration(for: device)
+                )
             }
             checked += 1
         }
@@ -135,22 +139,31 @@ extension DeviceSettings {
 /// Device descriptions for matching tests.
 enum TestDevices {
     static let touchscreen = DeviceDescription(
-        name: "ELAN Touchscreen", bustype: 3, vendor: 0x04f3, product: 0x2a1c, properties: [.direct],
+        name: "ELAN Touchscreen",
+        bustype: 3,
+        vendor: 0x04f3,
+        product: 0x2a1c,
+        properties: [.direct],
         axes: [
             EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 2936, resolution: 10),
             EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 1652, resolution: 10),
             EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 9),
             EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
-        ])
+        ]
+    )
     static let touchpad = DeviceDescription(
-        name: "SynPS/2 Synaptics TouchPad", bustype: 0x11, vendor: 0x0002, product: 0x0007,
+        name: "SynPS/2 Synaptics TouchPad",
+        bustype: 0x11,
+        vendor: 0x0002,
+        product: 0x0007,
         properties: [.pointer, .buttonpad],
         axes: [
             EventUsage.absMTPositionX.code: AxisInfo(minimum: 1266, maximum: 5676, resolution: 42),
             EventUsage.absMTPositionY.code: AxisInfo(minimum: 1096, maximum: 4758, resolution: 42),
             EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 4),
             EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
-        ])
+        ]
+    )
 }
 
 @Suite("gestured.conf(5)")
