@@ -25,6 +25,15 @@
 # (kernel messages on the console).
 set -euo pipefail
 
+# A caller may hand down blocked signals (Foundation's Process does, from
+# the Swift test runner's threads); QEMU would then never see timeout's
+# SIGTERM. Start again with none blocked (perl-base is always installed).
+if [ "$(awk '/^SigBlk:/ { print $2 }' /proc/$$/status)" != 0000000000000000 ] &&
+	[ -z "${GESTURED_VM_SIGNALS_RESET:-}" ]; then
+	export GESTURED_VM_SIGNALS_RESET=1
+	exec perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!"' "$0" "$@"
+fi
+
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
