@@ -7,7 +7,8 @@
 #
 # Output, one fact a line (parsed by KernelTierTests.swift):
 #   <device> node /dev/input/eventN
-#   <device> udev ID_INPUT_TOUCHSCREEN=1 ...     udev's input classification
+#   <device> udev ID_INPUT_TOUCHSCREEN=1 ...     udev's input classification and
+#                                                the project rules' GESTURED_DEVICE
 #   <device> kernel-contacts N                   new tracking ids on the node
 #   <device> libinput <EVENT> N                  count of each libinput event
 #   <device> gesture <KIND> <FINGERS>            each GESTURE_*_BEGIN, in order
@@ -27,7 +28,8 @@ run_device() {
 	node=$VM_NODE
 	echo "$name node $node"
 	echo "$name udev $(udevadm info --query=property --name="$node" |
-		grep -E '^ID_INPUT(_TOUCHSCREEN|_TOUCHPAD|_WIDTH_MM|_HEIGHT_MM)?=' | sort | tr '\n' ' ')"
+		grep -E '^(ID_INPUT(_TOUCHSCREEN|_TOUCHPAD|_WIDTH_MM|_HEIGHT_MM)?|GESTURED_DEVICE)=' |
+		sort | tr '\n' ' ')"
 
 	kernel=$VM_SCRATCH/$name.evemu-record
 	stdbuf -oL evemu-record "$node" > "$kernel" 2>&1 &

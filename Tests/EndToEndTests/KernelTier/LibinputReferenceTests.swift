@@ -13,7 +13,7 @@ extension KernelTierTests {
             try await KernelTier.run("Tests/EndToEndTests/Guest/libinput-reference.sh", timeout: 120)
         }
 
-        @Test("udev classifies the ELAN description as a 331 x 187 mm touchscreen")
+        @Test("udev and the project's rules classify the ELAN description as a 331 x 187 mm touchscreen")
         func touchscreenIsClassified() async throws {
             let run = try await Self.boot.value
             #expect(run.exitStatus == 0, run.diagnosis)
@@ -21,6 +21,8 @@ extension KernelTierTests {
             #expect(udev.isSuperset(of: ["ID_INPUT=1", "ID_INPUT_TOUCHSCREEN=1"]), run.diagnosis)
             #expect(udev.isSuperset(of: ["ID_INPUT_WIDTH_MM=331", "ID_INPUT_HEIGHT_MM=187"]), run.diagnosis)
             #expect(!udev.contains("ID_INPUT_TOUCHPAD=1"), run.diagnosis)
+            // udev-rules/70-gestured.rules, applied by the guest's systemd-udevd
+            #expect(udev.contains("GESTURED_DEVICE=touchscreen"), run.diagnosis)
         }
 
         @Test("every scripted touchscreen contact passes the kernel and reaches libinput")
@@ -41,7 +43,7 @@ extension KernelTierTests {
             #expect(run.values("touchscreen", "gesture").isEmpty, run.diagnosis)
         }
 
-        @Test("udev classifies the T650 description as a touchpad")
+        @Test("udev and the project's rules classify the T650 description as a touchpad")
         func clickpadIsClassified() async throws {
             let run = try await Self.boot.value
             #expect(run.exitStatus == 0, run.diagnosis)
@@ -49,6 +51,7 @@ extension KernelTierTests {
             #expect(udev.isSuperset(of: ["ID_INPUT=1", "ID_INPUT_TOUCHPAD=1"]), run.diagnosis)
             #expect(udev.isSuperset(of: ["ID_INPUT_WIDTH_MM=123", "ID_INPUT_HEIGHT_MM=102"]), run.diagnosis)
             #expect(!udev.contains("ID_INPUT_TOUCHSCREEN=1"), run.diagnosis)
+            #expect(udev.contains("GESTURED_DEVICE=touchpad"), run.diagnosis)
         }
 
         @Test("libinput reports the clickpad's 3- and 4-finger swipes and the pinch, in order")
