@@ -12,7 +12,7 @@ mkdir -p "$VM_SCRATCH"
 # chroot, ignoring request") unless told otherwise.
 export SYSTEMD_IGNORE_CHROOT=1
 
-vm_log() { echo "guest: $*" >&2; }
+vm_log() { echo "guest [$(cut -d" " -f1 /proc/uptime) s]: $*" >&2; }
 
 # vm_now_ms: milliseconds since the guest booted.
 vm_now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
@@ -38,6 +38,24 @@ vm_has_open() {
 		[ "$(readlink "$_fd" 2>/dev/null)" = "$2" ] && return 0
 	done
 	return 1
+}
+
+# vm_has_exited PID: whether process PID has ended (gone, or a zombie that
+# has not been waited for yet; `kill -0` still succeeds on those).
+vm_has_exited() {
+	_state=$(sed 's/.*) //' /proc/"$1"/stat 2>/dev/null | cut -d' ' -f1)
+	[ -z "$_state" ] || [ "$_state" = Z ]
+}
+
+# vm_wait_exit SECONDS PID: waits for child PID to end and returns its exit
+# status; past SECONDS, kills it and returns 124.
+vm_wait_exit() {
+	if ! vm_wait_until "$1" "process $2 to exit" vm_has_exited "$2"; then
+		kill -9 "$2" 2>/dev/null
+		wait "$2" 2>/dev/null
+		return 124
+	fi
+	wait "$2"
 }
 
 # vm_file_has FILE PATTERN: whether FILE has a line matching PATTERN (ERE).

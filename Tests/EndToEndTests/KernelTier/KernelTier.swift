@@ -47,6 +47,17 @@ enum KernelTier {
         return text?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The `gestured` executable of this build: beside the test bundle, which
+    /// SwiftPM builds into the same directory.
+    static var gesturedExecutable: URL {
+        let bundle = URL(filePath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
+        let sibling = bundle.deletingLastPathComponent().appending(path: "gestured")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) {
+            return sibling
+        }
+        return packageRoot.appending(path: ".build/debug/gestured")
+    }
+
     /// Where the runs of `script` keep their files: `.build/kernel-tier/<name>/`
     /// (the guest's `stdout`, `stderr`, `exit-status` and `console.log`).
     static func outputDirectory(for script: String) -> URL {
@@ -60,7 +71,14 @@ enum KernelTier {
     ///   - timeout: the whole boot's bound, in seconds; past it the guest is
     ///     stopped and the run's exit status is 124.
     /// - Returns: the script's output and exit status, once QEMU has exited.
-    static func run(_ script: String, arguments: [String] = [], timeout: Int = 90) async throws -> GuestRun {
+    ///   - environment: added to the guest script's environment (only
+    ///     `GESTURED_*` names reach the guest).
+    static func run(
+        _ script: String,
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        timeout: Int = 90
+    ) async throws -> GuestRun {
         let directory = outputDirectory(for: script)
         let guestDirectory = directory.appending(path: "guest")
         try? FileManager.default.removeItem(at: directory)
@@ -81,6 +99,7 @@ enum KernelTier {
         process.executableURL = packageRoot.appending(path: "scripts/vm/run.sh")
         process.arguments = ["--timeout", String(timeout), "--out", guestDirectory.path, script] + arguments
         process.currentDirectoryURL = packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = stderr
@@ -140,6 +159,12 @@ struct GuestRun: Sendable {
     /// The values of every `<subject> <key> ...` line, in order.
     func values(_ subject: String, _ key: String) -> [[String]] {
         facts.filter { $0.count >= 2 && $0[0] == subject && $0[1] == key }.map { Array($0.dropFirst(2)) }
+    }
+
+    /// The rest of every `<subject> <key> <rest>` line, verbatim, in order.
+    func lines(_ subject: String, _ key: String) -> [String] {
+        let prefix = "\(subject) \(key) "
+        return stdout.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
     /// The single integer of the line `<subject> <key> <n>`, or nil.
