@@ -132,6 +132,6 @@ vm_libinput_stop() {
 # written to a new file whose path is printed.
 vm_synth() {
 	_rec=$(mktemp "$VM_SCRATCH/recording.XXXXXX")
-	python3 "$GESTURED_REPO/scripts/vm/synth-evemu.py" "$@" > "$_rec" || return 1
+	python3 -I -S "$GESTURED_REPO/scripts/vm/synth-evemu.py" "$@" > "$_rec" || return 1
 	echo "$_rec"
 }
