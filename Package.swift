@@ -47,6 +47,7 @@ let package = Package(
             name: "GesturedDaemon",
             dependencies: [
                 "GestureEngine", "GesturedProtocol", "GesturedConfig", "GesturedLogging", "GesturedSystem", "GesturedClient",
+                "GesturedCLISupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -3,4 +3,4 @@ import GesturedSystem
 
 // Keep main to "parse, run, exit" (STYLE.md B8).
 let code = GesturectlCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: Files.processEnvironment())
-exit(code.rawValue)
+exitProcess(code.rawValue)

@@ -4,4 +4,4 @@ import GesturedSystem
 
 // Keep main to "parse, bootstrap, run" (STYLE.md B8): handlers are created inside the daemon.
 let code = await GesturedCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: Files.processEnvironment())
-exit(code.rawValue)
+exitProcess(code.rawValue)

@@ -23,10 +23,13 @@ struct ClientRequestDecodingTests {
         #expect(m == ClientMessage(id: 1, .hello(HelloRequest(protocolVersion: 1, clientName: "bar"))))
     }
 
-    @Test("every argument-free request decodes without id", arguments: [
-        ("unsubscribe", ClientRequest.unsubscribe), ("list_devices", .listDevices), ("status", .status),
-        ("reload", .reload), ("ping", .ping),
-    ])
+    @Test(
+        "every argument-free request decodes without id",
+        arguments: [
+            ("unsubscribe", ClientRequest.unsubscribe), ("list_devices", .listDevices), ("status", .status),
+            ("reload", .reload), ("ping", .ping),
+        ]
+    )
     func simple(type: String, expected: ClientRequest) throws {
         let m = try decode(#"{"type":"\#(type)"}"#)
         #expect(m.id == nil)
@@ -41,8 +44,12 @@ struct ClientRequestDecodingTests {
                 + #""states":["began","ended"],"devices":["event5"],"raw_touches":true}"#
         )
         let expected = SubscribeRequest(
-            gestures: ["pinch"], kinds: ["swipe", "tickle"], states: [.began, .ended], devices: ["event5"],
-            rawTouches: true)
+            gestures: ["pinch"],
+            kinds: ["swipe", "tickle"],
+            states: [.began, .ended],
+            devices: ["event5"],
+            rawTouches: true
+        )
         #expect(m == ClientMessage(id: 7, .subscribe(expected)))
     }
 
@@ -57,29 +64,41 @@ struct ClientRequestDecodingTests {
         #expect(!s.wantsRawTouches)
     }
 
-    @Test("errors are precise", arguments: [
-        (#"{"type":"ping""#, ErrorCode.malformedJSON, "the line is not valid JSON", nil as Int?),
-        ("\u{FF}", .malformedJSON, "the line is not valid JSON", nil),
-        (#"["ping"]"#, .badRequest, "a message must be a JSON object", nil),
-        (#""ping""#, .badRequest, "a message must be a JSON object", nil),
-        (#"{"id":4}"#, .badRequest, "missing field 'type'", 4),
-        (#"{"type":5}"#, .badRequest, "field 'type' must be a string", nil),
-        (#"{"type":"ping","id":"x"}"#, .badRequest, "field 'id' must be an integer", nil),
-        (#"{"type":"ping","id":1.5}"#, .badRequest, "field 'id' must be an integer", nil),
-        (
-            #"{"type":"frobnicate","id":3}"#, .unknownRequest,
-            "unknown request type 'frobnicate' (known: hello, subscribe, unsubscribe, list_devices, status, reload, ping)",
-            3
-        ),
-        (#"{"type":"hello","id":9,"client_name":"x"}"#, .badRequest, "hello: missing field 'protocol_version'", 9),
-        (
-            #"{"type":"hello","protocol_version":"1","client_name":"x"}"#, .badRequest,
-            "hello: field 'protocol_version' must be an integer", nil
-        ),
-        (#"{"type":"subscribe","gestures":"pinch"}"#, .badRequest, "subscribe: field 'gestures' must be an array", nil),
-        (#"{"type":"subscribe","gestures":["a",2]}"#, .badRequest, "subscribe: field 'gestures[1]' must be a string", nil),
-        (#"{"type":"subscribe","raw_touches":1}"#, .badRequest, "subscribe: field 'raw_touches' must be a boolean", nil),
-    ])
+    @Test(
+        "errors are precise",
+        arguments: [
+            (#"{"type":"ping""#, ErrorCode.malformedJSON, "the line is not valid JSON", nil as Int?),
+            ("\u{FF}", .malformedJSON, "the line is not valid JSON", nil),
+            (#"["ping"]"#, .badRequest, "a message must be a JSON object", nil),
+            (#""ping""#, .badRequest, "a message must be a JSON object", nil),
+            (#"{"id":4}"#, .badRequest, "missing field 'type'", 4),
+            (#"{"type":5}"#, .badRequest, "field 'type' must be a string", nil),
+            (#"{"type":"ping","id":"x"}"#, .badRequest, "field 'id' must be an integer", nil),
+            (#"{"type":"ping","id":1.5}"#, .badRequest, "field 'id' must be an integer", nil),
+            (
+                #"{"type":"frobnicate","id":3}"#, .unknownRequest,
+                "unknown request type 'frobnicate' (known: hello, subscribe, unsubscribe, list_devices, status, reload, ping)",
+                3
+            ),
+            (#"{"type":"hello","id":9,"client_name":"x"}"#, .badRequest, "hello: missing field 'protocol_version'", 9),
+            (
+                #"{"type":"hello","protocol_version":"1","client_name":"x"}"#, .badRequest,
+                "hello: field 'protocol_version' must be an integer", nil
+            ),
+            (
+                #"{"type":"subscribe","gestures":"pinch"}"#, .badRequest,
+                "subscribe: field 'gestures' must be an array", nil
+            ),
+            (
+                #"{"type":"subscribe","gestures":["a",2]}"#, .badRequest,
+                "subscribe: field 'gestures[1]' must be a string", nil
+            ),
+            (
+                #"{"type":"subscribe","raw_touches":1}"#, .badRequest,
+                "subscribe: field 'raw_touches' must be a boolean", nil
+            ),
+        ]
+    )
     func errors(line: String, code: ErrorCode, message: String, id: Int?) {
         let error = decodeError(line)
         #expect(error == ProtocolError(code: code, message: message, requestID: id))
@@ -113,9 +132,17 @@ struct VersionNegotiationTests {
 @Suite("Subscription filters")
 struct SubscriptionFilterTests {
     let event = GestureEventMessage(
-        name: "three-finger-swipe", kind: "swipe", state: .recognized, device: "/dev/input/event5",
-        deviceName: "ELAN Touchscreen", timeUS: 1, gestureID: "event5:1", fingers: 3,
-        centroidMM: WireVector(x: 0, y: 0), centroidFraction: WireVector(x: 0, y: 0))
+        name: "three-finger-swipe",
+        kind: "swipe",
+        state: .recognized,
+        device: "/dev/input/event5",
+        deviceName: "ELAN Touchscreen",
+        timeUS: 1,
+        gestureID: "event5:1",
+        fingers: 3,
+        centroidMM: WireVector(x: 0, y: 0),
+        centroidFraction: WireVector(x: 0, y: 0)
+    )
 
     @Test("absent and empty filters pass everything")
     func passAll() {
@@ -129,12 +156,17 @@ struct SubscriptionFilterTests {
         #expect(!SubscribeRequest(kinds: ["tap"]).matches(event))
         #expect(!SubscribeRequest(states: [.began]).matches(event))
         #expect(!SubscribeRequest(devices: ["event6"]).matches(event))
-        #expect(SubscribeRequest(gestures: ["three-finger-swipe"], kinds: ["swipe"], states: [.recognized]).matches(event))
+        #expect(
+            SubscribeRequest(gestures: ["three-finger-swipe"], kinds: ["swipe"], states: [.recognized]).matches(event)
+        )
     }
 
-    @Test("a device matches by node, kernel name or device name", arguments: [
-        "/dev/input/event5", "event5", "ELAN Touchscreen",
-    ])
+    @Test(
+        "a device matches by node, kernel name or device name",
+        arguments: [
+            "/dev/input/event5", "event5", "ELAN Touchscreen",
+        ]
+    )
     func device(spec: String) {
         #expect(SubscribeRequest(devices: [spec]).matches(event))
     }

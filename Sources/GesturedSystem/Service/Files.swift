@@ -94,3 +94,8 @@ public enum Files {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+/// Ends the process with `status` (`exit(3)`), for `main.swift` of the executables.
+public func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+}
