@@ -69,7 +69,9 @@ public struct GestureSynthesizer: Sendable {
         var slotUser = [Int?](repeating: nil, count: slotCount)
         var sent = [DevicePoint?](repeating: nil, count: strokes.count)
         var active: [Int] = []  // stroke indices down, in touch-down order
-        var currentSlot = 0
+        // Unknown at first: a uinput device may have another slot selected from an earlier
+        // call, so the first selection is always sent (the kernel drops it when unchanged).
+        var currentSlot = -1
         var touchKey = false
         var toolKey: EventUsage?
         var emulated: DevicePoint?
@@ -88,10 +90,19 @@ public struct GestureSynthesizer: Sendable {
                     currentSlot = slot
                 }
             }
-            // Lifts first, so that a slot freed now can be reused by a later touch-down.
+            // Lifts first, so that a slot freed now can be reused by a later touch-down. A
+            // lifting finger first moves to where its stroke ends (move and lift in one frame,
+            // as the kernel may report it), so that every stroke ends at its last keyframe.
             for index in active where upFrame[index] == frame {
                 if let slot = slotOf[index] {
                     if multitouch {
+                        let point = devicePoint(strokes[index].position(at: strokes[index].up))
+                        let previous = sent[index]
+                        if previous?.x != point.x || previous?.y != point.y {
+                            select(slot)
+                            if previous?.x != point.x { emit(.absMTPositionX, point.x) }
+                            if previous?.y != point.y { emit(.absMTPositionY, point.y) }
+                        }
                         select(slot)
                         emit(.absMTTrackingID, -1)
                     }
@@ -100,13 +111,27 @@ public struct GestureSynthesizer: Sendable {
                 slotOf[index] = nil
             }
             active.removeAll { upFrame[$0] == frame }
+            var beginning: Set<Int> = []
             for index in strokes.indices where downFrame[index] == frame {
                 active.append(index)
                 guard let slot = slotUser.firstIndex(where: { $0 == nil }) else { continue }  // More fingers than slots.
                 slotUser[slot] = index
                 slotOf[index] = slot
                 sent[index] = nil
-                if multitouch {
+                beginning.insert(index)
+            }
+            // Positions of every finger that has a slot.
+            for index in active {
+                guard let slot = slotOf[index] else { continue }
+                let point = devicePoint(strokes[index].position(at: Double(frame) * frameInterval))
+                let previous = sent[index]
+                guard multitouch else {
+                    sent[index] = point
+                    continue
+                }
+                // A new contact: slot, tracking id and tool first, then its values (the order
+                // of the kernel's input_mt_report_slot_state and the axis events after it).
+                if beginning.contains(index) {
                     select(slot)
                     emit(.absMTTrackingID, nextTrackingID)
                     nextTrackingID = nextTrackingID == 65535 ? 1 : nextTrackingID + 1
@@ -117,16 +142,6 @@ public struct GestureSynthesizer: Sendable {
                             slotTool[slot] = tool
                         }
                     }
-                }
-            }
-            // Positions of every finger that has a slot.
-            for index in active {
-                guard let slot = slotOf[index] else { continue }
-                let point = devicePoint(strokes[index].position(at: Double(frame) * frameInterval))
-                let previous = sent[index]
-                guard multitouch else {
-                    sent[index] = point
-                    continue
                 }
                 if previous?.x != point.x || previous?.y != point.y {
                     select(slot)
