@@ -151,38 +151,19 @@ public final class EvdevDevice: @unchecked Sendable {
         }
         if let converter { return try readThroughMtdev(converter) }
         guard let handle else { return .events([]) }
-        var events: [RawEvent] = []
-        var syncing = false
         var event = input_event()
-        while true {
+        let result = EvdevReadLoop.run { syncing in
             let status = libevdev_next_event(
                 handle,
                 syncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue,
                 &event
             )
-            if status == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
-                events.append(RawEvent(event))
-            } else if status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
-                // In normal mode this is the SYN_DROPPED itself; in sync mode, a sync event.
-                events.append(RawEvent(event))
-                syncing = true
-            } else if status == -EAGAIN {
-                guard syncing else { break }
-                syncing = false
-                // libevdev ends its sync events with a SYN_REPORT; make sure the assembler's
-                // resync ends even if a version does not.
-                if let last = events.last, last.usage != .synReport {
-                    events.append(RawEvent(time: last.time, usage: .synReport, value: 0))
-                }
-            } else if status == -EINTR {
-                continue
-            } else if status == -ENODEV {
-                return .removed(events)
-            } else {
-                throw SystemError(operation: "read events from", path: path, errno: Errno(rawValue: -status))
-            }
+            return (status, RawEvent(event))
         }
-        return .events(events)
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error): throw SystemError(operation: "read events from", path: path, errno: error)
+        }
     }
 
     private func readThroughMtdev(_ converter: UnsafeMutablePointer<mtdev>) throws(SystemError) -> EvdevReadOutcome {
@@ -205,5 +186,64 @@ public final class EvdevDevice: @unchecked Sendable {
             }
         }
         return .events(events)
+    }
+}
+
+/// libevdev's read protocol, separated from the C call so that tests can script it.
+enum EvdevReadLoop {
+    /// The value of `LIBEVDEV_READ_STATUS_SUCCESS`.
+    static let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
+    /// The value of `LIBEVDEV_READ_STATUS_SYNC`.
+    static let sync = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+
+    /// Reads until `-EAGAIN` in normal mode, following `libevdev.h`: a
+    /// `LIBEVDEV_READ_STATUS_SYNC` in normal mode delivers the `SYN_DROPPED`; then read in sync
+    /// mode (`next(true)`) until `-EAGAIN` for the events that bring the state up to date; then
+    /// go on in normal mode.
+    ///
+    /// - Parameter next: one `libevdev_next_event` call in sync (`true`) or normal mode,
+    ///   returning its status and the event it filled in.
+    /// - Returns: the outcome, or the errno of an unexpected failure.
+    static func run(_ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)) -> Result<EvdevReadOutcome, Errno> {
+        var events: [RawEvent] = []
+        var syncing = false
+        while true {
+            let (status, event) = next(syncing)
+            if status == success {
+                events.append(event)
+            } else if status == sync {
+                // In normal mode this is the SYN_DROPPED itself; in sync mode, a sync event.
+                events.append(event)
+                syncing = true
+            } else if status == -EAGAIN {
+                guard syncing else { break }
+                syncing = false
+                // libevdev ends its sync events with a SYN_REPORT; make sure the assembler's
+                // resync ends even if a version does not.
+                if let last = events.last, last.usage != .synReport {
+                    events.append(RawEvent(time: last.time, usage: .synReport, value: 0))
+                }
+            } else if status == -EINTR {
+                continue
+            } else if status == -ENODEV {
+                return .success(.removed(events))
+            } else {
+                return .failure(Errno(rawValue: -status))
+            }
+        }
+        return .success(.events(events))
+    }
+}
+
+extension EvdevDevice {
+    /// Waits until the device has events or `timeoutMilliseconds` pass (`poll(2)`; −1 waits
+    /// forever). For simple blocking readers such as `gesturectl record`; the daemon uses a
+    /// `DispatchSourceRead` instead.
+    ///
+    /// - Returns: `true` when events (or a removal) are waiting, `false` on timeout.
+    public func waitUntilReadable(timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let ready = try systemCall("wait for events from", path: path) { poll(&descriptor, 1, timeoutMilliseconds) }
+        return ready > 0
     }
 }
