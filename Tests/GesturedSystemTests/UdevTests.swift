@@ -1,0 +1,91 @@
+import Foundation
+import GestureEngine
+import Testing
+
+@testable import GesturedSystem
+
+@Suite("udev and uinput")
+struct UdevTests {
+    @Test("enumeration lists only event nodes, each with a sysfs path")
+    func enumeration() throws {
+        let devices = try UdevEnumerator.inputDevices()
+        for device in devices {
+            #expect(device.devnode.hasPrefix("/dev/input/event"))
+            #expect(device.sysPath.hasPrefix("/sys/"))
+        }
+        // Machines without input devices (CI containers) list none, which is also correct.
+        print("udev input event nodes: \(devices.map(\.devnode))")
+    }
+
+    @Test("udev properties say touchscreen, touchpad and the gestured rule's tag")
+    func properties() {
+        let device = UdevInputDevice(
+            devnode: "/dev/input/event4",
+            sysPath: "/sys/devices/virtual/input/input9/event4",
+            name: "ELAN Touchscreen",
+            properties: ["ID_INPUT_TOUCHSCREEN": "1", "GESTURED_DEVICE": "touchscreen"]
+        )
+        #expect(device.isTouchscreen)
+        #expect(!device.isTouchpad)
+        #expect(device.gesturedDevice == "touchscreen")
+    }
+
+    @Test("event nodes sort by number, event2 before event10")
+    func naturalOrder() {
+        let nodes = ["/dev/input/event10", "/dev/input/event2", "/dev/input/event1"]
+        #expect(nodes.sorted { $0.naturalOrderPrecedes($1) } == ["/dev/input/event1", "/dev/input/event2", "/dev/input/event10"])
+    }
+
+    @Test("a udev monitor either opens with nothing pending or fails with a SystemError")
+    func monitor() {
+        do {
+            let monitor = try UdevMonitor()
+            #expect(monitor.fileDescriptor >= 0)
+            #expect(monitor.receive() == nil)
+            monitor.close()
+            #expect(monitor.fileDescriptor == -1)
+        } catch {
+            // Sandboxes without AF_NETLINK refuse the socket; the error must name the step.
+            #expect(error.operation == "open the udev monitor" || error.operation.contains("udev monitor"))
+        }
+    }
+
+    @Test(
+        "creating a uinput device without /dev/uinput fails with ENOENT on /dev/uinput",
+        .enabled(if: !FileManager.default.fileExists(atPath: "/dev/uinput"), "this machine has /dev/uinput")
+    )
+    func uinputAbsent() throws {
+        let error = try #require(throws: SystemError.self) {
+            try UInputDevice(description: GestureSynthesizer.demoTouchscreen)
+        }
+        #expect(error.path == "/dev/uinput")
+        #expect(error.errno == .noSuchFileOrDirectory)
+    }
+
+    @Test(
+        "a synthesized swipe written to a uinput device comes back out of its event node",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0, "needs /dev/uinput and root (kernel tier)")
+    )
+    func uinputRoundTrip() throws {
+        let description = GestureSynthesizer.demoTouchscreen
+        let uinput = try UInputDevice(description: description)
+        defer { uinput.destroy() }
+        let node = try #require(uinput.devnode)
+        let device = try EvdevDevice(path: node)
+        defer { device.close() }
+        #expect(device.description.axes == description.axes)
+        var synthesizer = GestureSynthesizer(device: description)
+        let events = synthesizer.events(for: synthesizer.tap())
+        try uinput.write(events)
+        var received: [RawEvent] = []
+        while received.filter({ $0.usage == .synReport }).count < 2, try device.waitUntilReadable(timeoutMilliseconds: 2000) {
+            guard case .events(let batch) = try device.readAvailable() else { break }
+            received += batch
+        }
+        // The kernel drops values that did not change, such as the first ABS_MT_SLOT 0.
+        let sent = events.filter { $0.usage != .absMTSlot }
+        let got = received.filter { $0.usage != .absMTSlot }
+        #expect(got.map(\.usage) == sent.map(\.usage))
+        #expect(got.map(\.value) == sent.map(\.value))
+    }
+}
