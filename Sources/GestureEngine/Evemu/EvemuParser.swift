@@ -45,6 +45,11 @@ enum EvemuParser {
         events.reserveCapacity(lines.count)
 
         for (index, line) in lines.enumerated() {
+            // Nearly every line is a well-formed E: line; read those straight from the bytes.
+            if let event = Scan.evemuEvent(line.text) {
+                if wantEvents { events.append(event) }
+                continue
+            }
             let body = Scan.stripComment(line.text)
             if body.isEmpty { continue }
             let isLast = index == lines.count - 1
@@ -78,7 +83,8 @@ enum EvemuParser {
                 }
                 events.append(RawEvent(time: time, type: type, code: code, value: value))
             case "N":
-                header.name = String(Scan.trim(body.dropFirst(2)))
+                // The name is the rest of the line, '#' included (names are free text).
+                header.name = String(Scan.trim(Scan.trim(line.text).dropFirst(2)))
             case "I":
                 guard fields.count == 4, let bus = Scan.hex16(fields[0]), let vendor = Scan.hex16(fields[1]),
                     let product = Scan.hex16(fields[2]), let version = Scan.hex16(fields[3])
