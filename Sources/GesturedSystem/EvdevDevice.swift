@@ -76,7 +76,10 @@ public final class EvdevDevice: @unchecked Sendable {
             }
             converter = created
             let slotMaximum = created.pointee.caps.has_slot != 0 ? created.pointee.caps.slot.maximum : 0
-            description.axes[EventUsage.absMTSlot.code] = AxisInfo(minimum: 0, maximum: slotMaximum > 0 ? slotMaximum : 9)
+            description.axes[EventUsage.absMTSlot.code] = AxisInfo(
+                minimum: 0,
+                maximum: slotMaximum > 0 ? slotMaximum : 9
+            )
             description.codes.insert(.absMTSlot)
             if description.axes[EventUsage.absMTTrackingID.code] == nil {
                 description.axes[EventUsage.absMTTrackingID.code] = AxisInfo(minimum: 0, maximum: 65535)

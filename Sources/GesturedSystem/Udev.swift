@@ -43,7 +43,8 @@ public enum UdevEnumerator {
             throw SystemError(operation: "create a udev enumeration", errno: .current)
         }
         defer { udev_enumerate_unref(enumerate) }
-        if case .failure(let error) = retryingNegativeErrno({ udev_enumerate_add_match_subsystem(enumerate, "input") }) {
+        if case .failure(let error) = retryingNegativeErrno({ udev_enumerate_add_match_subsystem(enumerate, "input") })
+        {
             throw SystemError(operation: "filter the udev enumeration", errno: error)
         }
         if case .failure(let error) = retryingNegativeErrno({ udev_enumerate_scan_devices(enumerate) }) {
@@ -102,7 +103,10 @@ public final class UdevMonitor: @unchecked Sendable {
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             let error = Errno.current
             udev_unref(udev)
-            throw SystemError(operation: "open the udev monitor", errno: error == Errno(rawValue: 0) ? .notSupported : error)
+            throw SystemError(
+                operation: "open the udev monitor",
+                errno: error == Errno(rawValue: 0) ? .notSupported : error
+            )
         }
         self.udev = udev
         self.monitor = monitor

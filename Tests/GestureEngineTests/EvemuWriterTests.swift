@@ -34,7 +34,11 @@ struct EvemuWriterTests {
     @Test("events round-trip, negative values and large timestamps included")
     func eventsRoundTrip() throws {
         let events = [
-            RawEvent(time: Timestamp(seconds: 1_335_786_868, microseconds: 337_160), usage: .absMTTrackingID, value: -1),
+            RawEvent(
+                time: Timestamp(seconds: 1_335_786_868, microseconds: 337_160),
+                usage: .absMTTrackingID,
+                value: -1
+            ),
             RawEvent(time: Timestamp(seconds: 1_335_786_868, microseconds: 337_160), usage: .absX, value: -123_456),
             RawEvent(time: Timestamp(seconds: 1_335_786_868, microseconds: 337_161), usage: .synReport, value: 0),
         ]
@@ -59,7 +63,8 @@ struct EvemuWriterTests {
             #expect(again.properties == original.properties, "\(name)")
             #expect(again.name == original.name, "\(name)")
             #expect(
-                again.codes.filter { $0.type != EventUsage.evSyn } == original.codes.filter { $0.type != EventUsage.evSyn },
+                again.codes.filter { $0.type != EventUsage.evSyn }
+                    == original.codes.filter { $0.type != EventUsage.evSyn },
                 "\(name)"
             )
         }

@@ -30,7 +30,8 @@ struct FrameAssemblerFuzzTests {
             case .absMTSlot: value = Int32(random.next() % 7) - 1
             case .absMTTrackingID: value = Int32(random.next() % 6) - 1
             case .absMTToolType: value = Int32(random.next() % 4)
-            case .btnTouch, .btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnLeft: value = Int32(random.next() % 2)
+            case .btnTouch, .btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnLeft:
+                value = Int32(random.next() % 2)
             default: value = Int32(random.next() % 1200) - 100
             }
             // Mostly forward in time, sometimes backwards (a kernel bug the assembler clamps).

@@ -144,9 +144,13 @@ func frameStreamViolations(_ frames: [Frame], maxTouches: Int = 10) -> [String] 
                 if active.contains(touch.id) { violations.append("frame \(index): \(touch.id) began twice") }
                 active.insert(touch.id)
             case .moved, .stationary:
-                if !active.contains(touch.id) { violations.append("frame \(index): \(touch.id) \(touch.phase) before began") }
+                if !active.contains(touch.id) {
+                    violations.append("frame \(index): \(touch.id) \(touch.phase) before began")
+                }
             case .ended, .cancelled:
-                if !active.contains(touch.id) { violations.append("frame \(index): \(touch.id) \(touch.phase) before began") }
+                if !active.contains(touch.id) {
+                    violations.append("frame \(index): \(touch.id) \(touch.phase) before began")
+                }
                 active.remove(touch.id)
                 finished.insert(touch.id)
             }

@@ -50,14 +50,22 @@ struct SynthesizerTests {
         let times = frames.map(\.timestamp.microseconds)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 && ($1 - $0) % 10_000 == 0 })
         #expect(times.count == 26)  // down, 24 moving frames, move-and-lift
-        #expect(frames.allSatisfy { $0.fingerCount == $0.touches.count { $0.phase != .ended } || $0.touches.allSatisfy { $0.phase == .ended } })
+        #expect(
+            frames.allSatisfy {
+                $0.fingerCount == $0.touches.count { $0.phase != .ended }
+                    || $0.touches.allSatisfy { $0.phase == .ended }
+            }
+        )
     }
 
     @Test("a tap is one frame down and one frame up at the requested point")
     func tap() throws {
         let device = GestureSynthesizer.demoTouchscreen
         let synthesizer = GestureSynthesizer(device: device)
-        let (_, frames) = try Self.roundTrip(synthesizer.tap(at: .millimeters(x: 30, y: 40), duration: 0.05), device: device)
+        let (_, frames) = try Self.roundTrip(
+            synthesizer.tap(at: .millimeters(x: 30, y: 40), duration: 0.05),
+            device: device
+        )
         #expect(frames.map(\.sequence) == [["1:began"], ["1:ended"]])
         #expect(frames[0].touches[0].position == PhysicalPoint(x: 30, y: 40))
         #expect(frames[1].timestamp - frames[0].timestamp == 0.05)
@@ -185,33 +193,67 @@ struct SynthesizedFixtureTests {
     }
 
     static let fixtures: [Fixture] = [
-        Fixture(path: "gestured-demo-touchscreen/tap.evemu", device: GestureSynthesizer.demoTouchscreen, how: "tap(at: .center)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/tap.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "tap(at: .center)"
+        ) {
             $0.tap(at: .center)
         },
-        Fixture(path: "gestured-demo-touchscreen/double-tap.evemu", device: GestureSynthesizer.demoTouchscreen, how: "doubleTap(at: .center, interval: 0.15)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/double-tap.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "doubleTap(at: .center, interval: 0.15)"
+        ) {
             $0.doubleTap(at: .center, interval: 0.15)
         },
-        Fixture(path: "gestured-demo-touchscreen/long-press.evemu", device: GestureSynthesizer.demoTouchscreen, how: "longPress(at: .center, duration: 0.8)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/long-press.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "longPress(at: .center, duration: 0.8)"
+        ) {
             $0.longPress(at: .center, duration: 0.8)
         },
-        Fixture(path: "gestured-demo-touchscreen/pinch-out.evemu", device: GestureSynthesizer.demoTouchscreen, how: "pinch(scale: 2.5, span: 30, duration: 0.5)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/pinch-out.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "pinch(scale: 2.5, span: 30, duration: 0.5)"
+        ) {
             $0.pinch(scale: 2.5, span: 30, duration: 0.5)
         },
-        Fixture(path: "gestured-demo-touchscreen/rotate-clockwise.evemu", device: GestureSynthesizer.demoTouchscreen, how: "rotation(angle: .pi / 2, span: 50, duration: 0.6)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/rotate-clockwise.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "rotation(angle: .pi / 2, span: 50, duration: 0.6)"
+        ) {
             $0.rotation(angle: Double.pi / 2, span: 50, duration: 0.6)
         },
-        Fixture(path: "gestured-demo-touchscreen/edge-swipe-left.evemu", device: GestureSynthesizer.demoTouchscreen, how: "edgeSwipe(from: .left, distance: 40, duration: 0.25)") {
+        Fixture(
+            path: "gestured-demo-touchscreen/edge-swipe-left.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "edgeSwipe(from: .left, distance: 40, duration: 0.25)"
+        ) {
             $0.edgeSwipe(from: .left, distance: 40, duration: 0.25)
         },
-        Fixture(path: "gestured-demo-clickpad/three-finger-swipe-left.evemu", device: GestureSynthesizer.demoClickpad, how: "swipe(fingers: 3, direction: .left, distance: 40, duration: 0.25)") {
+        Fixture(
+            path: "gestured-demo-clickpad/three-finger-swipe-left.evemu",
+            device: GestureSynthesizer.demoClickpad,
+            how: "swipe(fingers: 3, direction: .left, distance: 40, duration: 0.25)"
+        ) {
             $0.swipe(fingers: 3, direction: .left, distance: 40, duration: 0.25)
         },
-        Fixture(path: "gestured-demo-clickpad/four-finger-swipe-up.evemu", device: GestureSynthesizer.demoClickpad, how: "swipe(fingers: 4, direction: .up, distance: 30, duration: 0.25)") {
+        Fixture(
+            path: "gestured-demo-clickpad/four-finger-swipe-up.evemu",
+            device: GestureSynthesizer.demoClickpad,
+            how: "swipe(fingers: 4, direction: .up, distance: 30, duration: 0.25)"
+        ) {
             $0.swipe(fingers: 4, direction: .up, distance: 30, duration: 0.25)
         },
     ]
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures"
+    )
 
     static func text(for fixture: Fixture) -> String {
         var synthesizer = GestureSynthesizer(device: fixture.device)
@@ -233,7 +275,10 @@ struct SynthesizedFixtureTests {
         let url = Self.directory.appendingPathComponent(fixture.path)
         let expected = Self.text(for: fixture)
         if ProcessInfo.processInfo.environment["GESTURED_RECORD_FIXTURES"] == "1" {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try expected.write(to: url, atomically: true, encoding: .utf8)
             Issue.record("rewrote \(fixture.path); run again without GESTURED_RECORD_FIXTURES")
             return

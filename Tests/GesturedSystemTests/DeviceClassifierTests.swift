@@ -47,7 +47,9 @@ enum DeviceCorpus {
 
 /// Builds an in-memory libevdev device (no file descriptor, libevdev's own testing trick) from
 /// a description, reads it back the way `EvdevDevice` reads a live device, and classifies that.
-func classifyThroughLibevdev(_ description: DeviceDescription) -> (DeviceDescription, Result<DeviceClassification, NotATouchDevice>) {
+func classifyThroughLibevdev(_ description: DeviceDescription) -> (
+    DeviceDescription, Result<DeviceClassification, NotATouchDevice>
+) {
     let handle = Libevdev.makeLibevdev(from: description)
     defer { libevdev_free(handle) }
     let readBack = Libevdev.describe(handle)
@@ -126,12 +128,18 @@ struct DeviceClassifierTests {
             Issue.record("a keyboard was classified as a touch device")
             return
         }
-        #expect(reason.reasons == [
-            "has no ABS_MT_POSITION_X/ABS_X axis",
-            "has no ABS_MT_POSITION_Y/ABS_Y axis",
-            "has no ABS_MT_SLOT, BTN_TOUCH or BTN_TOOL_FINGER to report a touch",
-        ])
-        #expect(reason.description.hasPrefix("'AT Translated Set 2 keyboard' is not a touch device: has no ABS_MT_POSITION_X/ABS_X axis"))
+        #expect(
+            reason.reasons == [
+                "has no ABS_MT_POSITION_X/ABS_X axis",
+                "has no ABS_MT_POSITION_Y/ABS_Y axis",
+                "has no ABS_MT_SLOT, BTN_TOUCH or BTN_TOOL_FINGER to report a touch",
+            ]
+        )
+        #expect(
+            reason.description.hasPrefix(
+                "'AT Translated Set 2 keyboard' is not a touch device: has no ABS_MT_POSITION_X/ABS_X axis"
+            )
+        )
     }
 
     @Test("a pen tablet and an accelerometer are refused for what they are")
@@ -142,10 +150,20 @@ struct DeviceClassifierTests {
         ]
         let pen = DeviceDescription(name: "Wacom Pen", codes: [.btnToolPen, .btnTouch, .absX, .absY], axes: axes)
         let (_, penResult) = classifyThroughLibevdev(pen)
-        #expect(throws: NotATouchDevice(name: "Wacom Pen", reasons: ["is a pen tablet (BTN_TOOL_PEN without BTN_TOOL_FINGER)"])) {
+        #expect(
+            throws: NotATouchDevice(
+                name: "Wacom Pen",
+                reasons: ["is a pen tablet (BTN_TOOL_PEN without BTN_TOOL_FINGER)"]
+            )
+        ) {
             try penResult.get()
         }
-        let accelerometer = DeviceDescription(name: "Accel", properties: [.accelerometer], codes: [.absX, .absY], axes: axes)
+        let accelerometer = DeviceDescription(
+            name: "Accel",
+            properties: [.accelerometer],
+            codes: [.absX, .absY],
+            axes: axes
+        )
         let (_, accelResult) = classifyThroughLibevdev(accelerometer)
         let reason = try #require(throws: NotATouchDevice.self) { try accelResult.get() }
         #expect(reason.reasons.contains("is an accelerometer (INPUT_PROP_ACCELEROMETER)"))

@@ -60,10 +60,15 @@ struct EvdevReadLoopTests {
             (false, -EAGAIN, Self.none),
         ])
         let result = EvdevReadLoop.run(script.next)
-        #expect(result == .success(.events([
-            Self.event(1, .absMTPositionX, 5), Self.event(2, .synDropped), Self.event(3, .absMTSlot, 0),
-            Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport), Self.event(4, .synReport),
-        ])))
+        #expect(
+            result
+                == .success(
+                    .events([
+                        Self.event(1, .absMTPositionX, 5), Self.event(2, .synDropped), Self.event(3, .absMTSlot, 0),
+                        Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport), Self.event(4, .synReport),
+                    ])
+                )
+        )
         #expect(script.modeErrors.isEmpty)
         #expect(script.steps.isEmpty)
     }
@@ -77,7 +82,14 @@ struct EvdevReadLoopTests {
             (false, -EAGAIN, Self.none),
         ])
         let result = EvdevReadLoop.run(script.next)
-        #expect(result == .success(.events([Self.event(2, .synDropped), Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport)])))
+        #expect(
+            result
+                == .success(
+                    .events([
+                        Self.event(2, .synDropped), Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport),
+                    ])
+                )
+        )
     }
 
     @Test("ENODEV is a removal with the events read before; EINTR is retried; other errors fail")
@@ -123,9 +135,13 @@ struct EvdevDeviceOpenTests {
     @Test("a missing node fails with ENOENT, in systemd style, with what to do")
     func missingNode() throws {
         let error = try #require(throws: SystemError.self) { try EvdevDevice(path: "/nonexistent/input/event99") }
-        #expect(error == SystemError(operation: "open", path: "/nonexistent/input/event99", errno: .noSuchFileOrDirectory))
+        #expect(
+            error == SystemError(operation: "open", path: "/nonexistent/input/event99", errno: .noSuchFileOrDirectory)
+        )
         #expect(error.description == "Failed to open '/nonexistent/input/event99': No such file or directory")
-        #expect(error.userFacingDescription.hasSuffix("No such device node; list devices with `gesturectl list-devices`."))
+        #expect(
+            error.userFacingDescription.hasSuffix("No such device node; list devices with `gesturectl list-devices`.")
+        )
     }
 
     @Test("a node that is not an evdev device fails when libevdev reads its description")
@@ -139,19 +155,29 @@ struct EvdevDeviceOpenTests {
 
     @Test("openTouchDevice wraps open failures for the user")
     func openTouchDeviceErrors() throws {
-        let error = try #require(throws: DeviceOpenError.self) { try EvdevDevice.openTouchDevice(path: "/nonexistent/event1") }
-        #expect(error == .system(SystemError(operation: "open", path: "/nonexistent/event1", errno: .noSuchFileOrDirectory)))
+        let error = try #require(throws: DeviceOpenError.self) {
+            try EvdevDevice.openTouchDevice(path: "/nonexistent/event1")
+        }
+        #expect(
+            error == .system(SystemError(operation: "open", path: "/nonexistent/event1", errno: .noSuchFileOrDirectory))
+        )
         let notTouch = DeviceOpenError.notATouchDevice(
             path: "/dev/input/event3",
             NotATouchDevice(name: "Power Button", reasons: ["has no ABS_MT_POSITION_X/ABS_X axis"])
         )
-        #expect(notTouch.description == "/dev/input/event3: 'Power Button' is not a touch device: has no ABS_MT_POSITION_X/ABS_X axis. Choose a touchscreen or touchpad from `gesturectl list-devices`.")
+        #expect(
+            notTouch.description
+                == "/dev/input/event3: 'Power Button' is not a touch device: has no ABS_MT_POSITION_X/ABS_X axis. Choose a touchscreen or touchpad from `gesturectl list-devices`."
+        )
     }
 
     @Test(
         "the open-error suggestions say what to do",
         arguments: [
-            (Errno.permissionDenied, "Permission denied: run as root, or install the gestured udev rule / add the user to group 'input'."),
+            (
+                Errno.permissionDenied,
+                "Permission denied: run as root, or install the gestured udev rule / add the user to group 'input'."
+            ),
             (Errno.resourceBusy, "Another process grabbed the device (EVIOCGRAB); close it or stop it grabbing."),
             (Errno.noSuchDevice, "No such device node; list devices with `gesturectl list-devices`."),
         ]
@@ -167,7 +193,9 @@ struct EvdevDeviceOpenTests {
         #expect(Errno.permissionDenied.description == "Permission denied")
         #expect(Errno.permissionDenied.symbol == "EACCES")
         #expect(Errno(rawValue: 4095).symbol == "errno 4095")
-        #expect(SystemError(operation: "bind", errno: .addressInUse).description == "Failed to bind: Address already in use")
+        #expect(
+            SystemError(operation: "bind", errno: .addressInUse).description == "Failed to bind: Address already in use"
+        )
     }
 }
 
@@ -208,7 +236,13 @@ struct SystemHelperTests {
         let text = String(repeating: "E: 0.000000 0000 0000 0000\n", count: 5000)
         try text.write(to: url, atomically: true, encoding: .utf8)
         #expect(try TextFile.read(path: url.path) == text)
-        #expect(throws: SystemError(operation: "open", path: directory.appendingPathComponent("missing").path, errno: .noSuchFileOrDirectory)) {
+        #expect(
+            throws: SystemError(
+                operation: "open",
+                path: directory.appendingPathComponent("missing").path,
+                errno: .noSuchFileOrDirectory
+            )
+        ) {
             try TextFile.read(path: directory.appendingPathComponent("missing").path)
         }
         let tooBig = try #require(throws: SystemError.self) { try TextFile.read(path: url.path, maximumBytes: 1000) }

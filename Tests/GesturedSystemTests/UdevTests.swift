@@ -33,7 +33,11 @@ struct UdevTests {
     @Test("event nodes sort by number, event2 before event10")
     func naturalOrder() {
         let nodes = ["/dev/input/event10", "/dev/input/event2", "/dev/input/event1"]
-        #expect(nodes.sorted { $0.naturalOrderPrecedes($1) } == ["/dev/input/event1", "/dev/input/event2", "/dev/input/event10"])
+        #expect(
+            nodes.sorted { $0.naturalOrderPrecedes($1) } == [
+                "/dev/input/event1", "/dev/input/event2", "/dev/input/event10",
+            ]
+        )
     }
 
     @Test("a udev monitor either opens with nothing pending or fails with a SystemError")
@@ -64,7 +68,10 @@ struct UdevTests {
 
     @Test(
         "a synthesized swipe written to a uinput device comes back out of its event node",
-        .enabled(if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0, "needs /dev/uinput and root (kernel tier)")
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
+            "needs /dev/uinput and root (kernel tier)"
+        )
     )
     func uinputRoundTrip() throws {
         let description = GestureSynthesizer.demoTouchscreen
@@ -78,7 +85,9 @@ struct UdevTests {
         let events = synthesizer.events(for: synthesizer.tap())
         try uinput.write(events)
         var received: [RawEvent] = []
-        while received.filter({ $0.usage == .synReport }).count < 2, try device.waitUntilReadable(timeoutMilliseconds: 2000) {
+        while received.filter({ $0.usage == .synReport }).count < 2,
+            try device.waitUntilReadable(timeoutMilliseconds: 2000)
+        {
             guard case .events(let batch) = try device.readAvailable() else { break }
             received += batch
         }

@@ -17,7 +17,9 @@ enum EvemuParser {
         var propertyBytes: [UInt8] = []
         var typeBytes: [UInt16: [UInt8]] = [:]
         var axes: [UInt16: AxisInfo] = [:]
-        var hasContent: Bool { name != nil || ids != nil || !propertyBytes.isEmpty || !typeBytes.isEmpty || !axes.isEmpty }
+        var hasContent: Bool {
+            name != nil || ids != nil || !propertyBytes.isEmpty || !typeBytes.isEmpty || !axes.isEmpty
+        }
     }
 
     static func parseRecording(_ text: String, fileName: String) throws(RecordingError) -> Recording {
@@ -65,7 +67,12 @@ enum EvemuParser {
                     )
                     return
                 }
-                throw RecordingError(file: fileName, line: line.number, expected: expected, found: Scan.quoted(line.text))
+                throw RecordingError(
+                    file: fileName,
+                    line: line.number,
+                    expected: expected,
+                    found: Scan.quoted(line.text)
+                )
             }
             guard body.count >= 2, body.dropFirst().first == ":" else {
                 try fail("an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or '# comment')")
@@ -100,7 +107,8 @@ enum EvemuParser {
                 }
                 header.propertyBytes += bytes
             case "B":
-                guard fields.count >= 2, let type = Scan.hex16(fields[0]), let bytes = hexBytes(fields.dropFirst()) else {
+                guard fields.count >= 2, let type = Scan.hex16(fields[0]), let bytes = hexBytes(fields.dropFirst())
+                else {
                     try fail(bitsSyntax)
                     continue
                 }

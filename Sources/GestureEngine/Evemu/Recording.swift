@@ -22,7 +22,12 @@ public struct Recording: Hashable, Sendable {
     public var warnings: [RecordingDiagnostic]
     public var format: Format
 
-    public init(device: DeviceDescription?, events: [RawEvent], warnings: [RecordingDiagnostic] = [], format: Format = .evemu) {
+    public init(
+        device: DeviceDescription?,
+        events: [RawEvent],
+        warnings: [RecordingDiagnostic] = [],
+        format: Format = .evemu
+    ) {
         self.device = device
         self.events = events
         self.warnings = warnings

@@ -295,7 +295,8 @@ enum Scan {
         guard let seconds = digits(radix: 10, limit: 12), index < end, bytes[index] == 0x2E else { return nil }
         index = bytes.index(after: index)
         let fractionStart = index
-        guard let fraction = digits(radix: 10, limit: 6), bytes.distance(from: fractionStart, to: index) == 6, isFieldEnd()
+        guard let fraction = digits(radix: 10, limit: 6), bytes.distance(from: fractionStart, to: index) == 6,
+            isFieldEnd()
         else { return nil }
         skipBlanks()
         guard let type = digits(radix: 16, limit: 4), isFieldEnd() else { return nil }

@@ -54,7 +54,10 @@ public struct GestureScript: Hashable, Sendable {
 
         /// The same stroke `seconds` later.
         public func shifted(by seconds: Double) -> Stroke {
-            Stroke(keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) }, toolType: toolType)
+            Stroke(
+                keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
+                toolType: toolType
+            )
         }
     }
 

@@ -25,7 +25,12 @@ public struct GestureSynthesizer: Sendable {
     ///   - frameInterval: seconds between frames, default 0.010.
     ///   - jitterMillimeters: uniform noise in ±this many mm on every sample, default 0.
     ///   - seed: the seed of the jitter generator, so that noisy output is reproducible.
-    public init(device: DeviceDescription, frameInterval: Double = 0.010, jitterMillimeters: Double = 0, seed: UInt64 = 1) {
+    public init(
+        device: DeviceDescription,
+        frameInterval: Double = 0.010,
+        jitterMillimeters: Double = 0,
+        seed: UInt64 = 1
+    ) {
         precondition(frameInterval > 0, "frameInterval must be positive")
         self.device = device
         self.frameInterval = frameInterval
@@ -55,11 +60,17 @@ public struct GestureSynthesizer: Sendable {
     ///
     /// Touch-down and lift happen on the frame grid (`start + k × frameInterval`); a stroke
     /// lasts at least one frame.
-    public mutating func events(for script: GestureScript, startingAt start: Timestamp = Timestamp(seconds: 1)) -> [RawEvent] {
-        let strokes = script.strokes.sorted { ($0.down, $0.keyframes[0].position.x) < ($1.down, $1.keyframes[0].position.x) }
+    public mutating func events(for script: GestureScript, startingAt start: Timestamp = Timestamp(seconds: 1))
+        -> [RawEvent]
+    {
+        let strokes = script.strokes.sorted {
+            ($0.down, $0.keyframes[0].position.x) < ($1.down, $1.keyframes[0].position.x)
+        }
         guard !strokes.isEmpty else { return [] }
         let downFrame = strokes.map { Int(($0.down / frameInterval).rounded()) }
-        let upFrame = strokes.indices.map { Swift.max(Int((strokes[$0].up / frameInterval).rounded()), downFrame[$0] + 1) }
+        let upFrame = strokes.indices.map {
+            Swift.max(Int((strokes[$0].up / frameInterval).rounded()), downFrame[$0] + 1)
+        }
         let firstFrame = downFrame.min() ?? 0
         let lastFrame = upFrame.max() ?? 0
 
@@ -114,7 +125,8 @@ public struct GestureSynthesizer: Sendable {
             var beginning: Set<Int> = []
             for index in strokes.indices where downFrame[index] == frame {
                 active.append(index)
-                guard let slot = slotUser.firstIndex(where: { $0 == nil }) else { continue }  // More fingers than slots.
+                // With more fingers than slots, the extra ones only count in BTN_TOOL_*.
+                guard let slot = slotUser.firstIndex(where: { $0 == nil }) else { continue }
                 slotUser[slot] = index
                 slotOf[index] = slot
                 sent[index] = nil
@@ -136,7 +148,8 @@ public struct GestureSynthesizer: Sendable {
                     emit(.absMTTrackingID, nextTrackingID)
                     nextTrackingID = nextTrackingID == 65535 ? 1 : nextTrackingID + 1
                     if device.axis(.absMTToolType) != nil {
-                        let tool: Int32 = strokes[index].toolType == .finger ? 0 : strokes[index].toolType == .pen ? 1 : 2
+                        let tool: Int32 =
+                            strokes[index].toolType == .finger ? 0 : strokes[index].toolType == .pen ? 1 : 2
                         if tool != slotTool[slot] {
                             emit(.absMTToolType, tool)
                             slotTool[slot] = tool
@@ -154,7 +167,10 @@ public struct GestureSynthesizer: Sendable {
                 }
                 if previous == nil, let major = device.axis(.absMTTouchMajor) {
                     select(slot)
-                    emit(.absMTTouchMajor, Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major)))
+                    emit(
+                        .absMTTouchMajor,
+                        Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major))
+                    )
                 }
                 sent[index] = point
             }
