@@ -97,4 +97,50 @@ struct UdevTests {
         #expect(got.map(\.usage) == sent.map(\.usage))
         #expect(got.map(\.value) == sent.map(\.value))
     }
+
+    @Test(
+        "a protocol-A uinput device is read through mtdev as protocol B",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
+            "needs /dev/uinput and root (kernel tier)"
+        )
+    )
+    func mtdevProtocolA() throws {
+        let axes: [UInt16: AxisInfo] = [
+            EventUsage.absX.code: AxisInfo(minimum: 0, maximum: 9600),
+            EventUsage.absY.code: AxisInfo(minimum: 0, maximum: 7200),
+            EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 9600),
+            EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 7200),
+        ]
+        var codes: Set<EventUsage> = [.synReport, .synMTReport, .btnTouch]
+        for code in axes.keys { codes.insert(EventUsage(type: EventUsage.evAbs, code: code)) }
+        let description = DeviceDescription(name: "gestured protocol A test", codes: codes, axes: axes)
+        let uinput = try UInputDevice(description: description)
+        defer { uinput.destroy() }
+        let device = try EvdevDevice(path: try #require(uinput.devnode))
+        defer { device.close() }
+        #expect(device.usesMtdev)
+        #expect(device.description.isMultitouchB)
+        let t = Timestamp.zero
+        var written: [RawEvent] = []
+        for (x, y) in [(1000, 1000), (5000, 3000)] as [(Int32, Int32)] {
+            written += [
+                RawEvent(time: t, usage: .absMTPositionX, value: x), RawEvent(time: t, usage: .absMTPositionY, value: y),
+                RawEvent(time: t, usage: .synMTReport, value: 0),
+            ]
+        }
+        written += [RawEvent(time: t, usage: .btnTouch, value: 1), RawEvent(time: t, usage: .synReport, value: 0)]
+        written += [
+            RawEvent(time: t, usage: .synMTReport, value: 0), RawEvent(time: t, usage: .btnTouch, value: 0),
+            RawEvent(time: t, usage: .synReport, value: 0),
+        ]
+        try uinput.write(written)
+        var assembler = FrameAssembler(device: device.description)
+        var frames: [Frame] = []
+        while frames.count < 2, try device.waitUntilReadable(timeoutMilliseconds: 2000) {
+            guard case .events(let batch) = try device.readAvailable() else { break }
+            frames += batch.compactMap { assembler.feed($0) }
+        }
+        #expect(frames.map { $0.touches.map(\.phase) } == [[.began, .began], [.ended, .ended]])
+    }
 }
