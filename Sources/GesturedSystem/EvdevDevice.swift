@@ -173,20 +173,20 @@ public final class EvdevDevice: @unchecked Sendable {
         var events: [RawEvent] = []
         var buffer = [input_event](repeating: input_event(), count: 64)
         while true {
-            let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                mtdev_get(converter, fileDescriptor, pointer.baseAddress, Int32(pointer.count))
+            // mtdev_get documents "a negative error number" but passes read(2)'s -1 through
+            // with errno set (mtdev 1.1.6 iobuf.c), so read errno at once when it says -1.
+            let (count, readErrno) = buffer.withUnsafeMutableBufferPointer { pointer in
+                let count = mtdev_get(converter, fileDescriptor, pointer.baseAddress, Int32(pointer.count))
+                return (count, count == -1 ? Errno.current : Errno(rawValue: -count))
             }
             if count > 0 {
                 for index in 0..<Int(count) { events.append(RawEvent(buffer[index])) }
-            } else if count == 0 || count == -EAGAIN {
-                break
-            } else if count == -EINTR {
                 continue
-            } else if count == -ENODEV {
-                return .removed(events)
-            } else {
-                throw SystemError(operation: "read events from", path: path, errno: Errno(rawValue: -count))
             }
+            if count == 0 || readErrno == .wouldBlock { break }
+            if readErrno == .interrupted { continue }
+            if readErrno == .noSuchDevice { return .removed(events) }
+            throw SystemError(operation: "read events from", path: path, errno: readErrno)
         }
         return .events(events)
     }

@@ -143,4 +143,53 @@ struct UdevTests {
         }
         #expect(frames.map { $0.touches.map(\.phase) } == [[.began, .began], [.ended, .ended]])
     }
+
+    @Test(
+        "a real evdev buffer overflow comes out as SYN_DROPPED plus sync events and cancels the touches",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
+            "needs /dev/uinput and root (kernel tier)"
+        )
+    )
+    func kernelSynDropped() throws {
+        let description = GestureSynthesizer.demoTouchscreen
+        let uinput = try UInputDevice(description: description)
+        defer { uinput.destroy() }
+        let device = try EvdevDevice(path: try #require(uinput.devnode))
+        defer { device.close() }
+        var synthesizer = GestureSynthesizer(device: description)
+        // A long two-finger pan: far more frames than evdev's client buffer holds.
+        let script = synthesizer.drag(
+            fingers: 2,
+            from: .fraction(x: 0.2, y: 0.5),
+            to: .fraction(x: 0.8, y: 0.5),
+            duration: 20
+        )
+        let events = synthesizer.events(for: script)
+        let firstFrameEnd = try #require(events.firstIndex { $0.usage == .synReport })
+        var assembler = FrameAssembler(device: device.description)
+        try uinput.write(Array(events[...firstFrameEnd]))
+        var frames: [Frame] = []
+        while frames.isEmpty, try device.waitUntilReadable(timeoutMilliseconds: 2000) {
+            guard case .events(let batch) = try device.readAvailable() else { break }
+            frames += batch.compactMap { assembler.feed($0) }
+        }
+        #expect(frames.first?.touches.map(\.phase) == [.began, .began])
+        // Everything else without reading: the kernel drops events and queues SYN_DROPPED.
+        try uinput.write(Array(events[(firstFrameEnd + 1)...]))
+        var received: [RawEvent] = []
+        while try device.waitUntilReadable(timeoutMilliseconds: 500) {
+            guard case .events(let batch) = try device.readAvailable() else { break }
+            received += batch
+            if batch.isEmpty { break }
+        }
+        #expect(received.contains { $0.usage == .synDropped })
+        let after = received.compactMap { assembler.feed($0) }
+        let synthetic = after.filter(\.isSynthetic)
+        #expect(synthetic.count == 1)
+        #expect(synthetic.first?.touches.map(\.phase) == [.cancelled, .cancelled])
+        // The fingers lifted after the drop were stale: their end is not delivered.
+        #expect(after.allSatisfy { $0.isSynthetic || $0.touches.isEmpty })
+        #expect(assembler.activeTouchCount == 0)
+    }
 }
