@@ -71,7 +71,8 @@ struct UdevTests {
         .enabled(
             if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
             "needs /dev/uinput and root (kernel tier)"
-        )
+        ),
+        .tags(.kernel)
     )
     func uinputRoundTrip() throws {
         let description = GestureSynthesizer.demoTouchscreen
@@ -103,7 +104,8 @@ struct UdevTests {
         .enabled(
             if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
             "needs /dev/uinput and root (kernel tier)"
-        )
+        ),
+        .tags(.kernel)
     )
     func mtdevProtocolA() throws {
         let axes: [UInt16: AxisInfo] = [
@@ -125,7 +127,8 @@ struct UdevTests {
         var written: [RawEvent] = []
         for (x, y) in [(1000, 1000), (5000, 3000)] as [(Int32, Int32)] {
             written += [
-                RawEvent(time: t, usage: .absMTPositionX, value: x), RawEvent(time: t, usage: .absMTPositionY, value: y),
+                RawEvent(time: t, usage: .absMTPositionX, value: x),
+                RawEvent(time: t, usage: .absMTPositionY, value: y),
                 RawEvent(time: t, usage: .synMTReport, value: 0),
             ]
         }
@@ -149,7 +152,8 @@ struct UdevTests {
         .enabled(
             if: FileManager.default.fileExists(atPath: "/dev/uinput") && getuid() == 0,
             "needs /dev/uinput and root (kernel tier)"
-        )
+        ),
+        .tags(.kernel)
     )
     func kernelSynDropped() throws {
         let description = GestureSynthesizer.demoTouchscreen
@@ -192,4 +196,9 @@ struct UdevTests {
         #expect(after.allSatisfy { $0.isSynthetic || $0.touches.isEmpty })
         #expect(assembler.activeTouchCount == 0)
     }
+}
+
+extension Tag {
+    /// Tests that need a real kernel with uinput (the QEMU guest of `shared/vm`).
+    @Tag static var kernel: Self
 }
