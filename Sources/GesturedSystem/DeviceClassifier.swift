@@ -16,6 +16,7 @@ public struct DeviceClassification: Sendable, Hashable, CustomStringConvertible 
     public var kind: DeviceKind
     /// A touchpad whose whole surface is a button (`INPUT_PROP_BUTTONPAD`).
     public var isClickpad: Bool
+    /// How the device reports contacts.
     public var multitouch: MultitouchProtocol
     /// Contacts the device tracks (`ABS_MT_SLOT` maximum + 1; 1 for single-touch).
     public var slotCount: Int

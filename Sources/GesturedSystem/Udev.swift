@@ -71,6 +71,7 @@ public struct UdevEvent: Sendable, Hashable {
         case add, remove, change, bind, unbind, other
     }
 
+    /// What happened (`add` and `remove` matter to the daemon).
     public var action: Action
     /// The device (its properties as udev sent them with the event).
     public var device: UdevInputDevice

@@ -61,6 +61,7 @@ public struct GestureScript: Hashable, Sendable {
         }
     }
 
+    /// Every finger of the script, in any order.
     public var strokes: [Stroke]
 
     public init(strokes: [Stroke] = []) {
