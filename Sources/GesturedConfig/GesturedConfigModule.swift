@@ -1,2 +1,0 @@
-// Placeholder: the configuration parser lands with issue 4.
-enum GesturedConfigModule {}

@@ -1,0 +1,271 @@
+import FoundationEssentials
+
+/// Encodes messages as one JSON object per line, keys sorted, so output is byte-stable.
+public struct MessageEncoder: Sendable {
+    public init() {}
+
+    private func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        // Sorted keys make transcripts and goldens byte-stable; unescaped slashes keep device
+        // nodes readable ("/dev/input/event5", not "\/dev\/input\/event5").
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// One daemon message as UTF-8 JSON followed by exactly one `\n`.
+    /// - Throws: ``ProtocolError`` with code `bad_request` when a value cannot be written
+    ///   (a NaN or infinite number, which would be an engine bug).
+    public func encode(_ message: DaemonMessage) throws(ProtocolError) -> [UInt8] {
+        switch message {
+        case .hello(let m): try line(message.type, m)
+        case .ok(let m): try line(message.type, m)
+        case .devices(let m): try line(message.type, m)
+        case .status(let m): try line(message.type, m)
+        case .error(let m): try line(message.type, m)
+        case .gesture(let m): try line(message.type, m)
+        case .touch(let m): try line(message.type, m)
+        case .deviceAdded(let m): try line(message.type, m)
+        case .deviceRemoved(let m): try line(message.type, m)
+        case .overflow(let m): try line(message.type, m)
+        case .shutdown(let m): try line(message.type, m)
+        case .unknown(let type): try line(type, Empty())
+        }
+    }
+
+    /// One client request as UTF-8 JSON followed by exactly one `\n`.
+    public func encode(_ message: ClientMessage) throws(ProtocolError) -> [UInt8] {
+        let id = IDOnly(id: message.id)
+        switch message.request {
+        case .hello(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
+        case .subscribe(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
+        case .unsubscribe, .listDevices, .status, .reload, .ping: return try line(message.request.type, id)
+        }
+    }
+
+    /// Convenience: ``encode(_:)-(DaemonMessage)`` as a `String` (ends with `\n`).
+    public func encodeString(_ message: DaemonMessage) throws(ProtocolError) -> String {
+        String(decoding: try encode(message), as: UTF8.self)
+    }
+
+    /// Convenience: ``encode(_:)-(ClientMessage)`` as a `String` (ends with `\n`).
+    public func encodeString(_ message: ClientMessage) throws(ProtocolError) -> String {
+        String(decoding: try encode(message), as: UTF8.self)
+    }
+
+    private func line(_ type: String, _ payload: some Encodable) throws(ProtocolError) -> [UInt8] {
+        do {
+            var bytes = [UInt8](try makeEncoder().encode(Tagged(type: type, payload: payload)))
+            bytes.append(UInt8(ascii: "\n"))
+            return bytes
+        } catch {
+            throw ProtocolError(code: .badRequest, message: "cannot encode \(type) message: \(error)")
+        }
+    }
+}
+
+/// Writes `payload`'s keys and a `type` key into one JSON object.
+private struct Tagged<Payload: Encodable>: Encodable {
+    var type: String
+    var payload: Payload
+
+    enum CodingKeys: String, CodingKey { case type }
+
+    func encode(to encoder: any Encoder) throws {
+        try payload.encode(to: encoder)
+        // JSONEncoder hands out the same object storage for a second keyed container, so the
+        // tag lands beside the payload's keys (checked by the golden tests).
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+    }
+}
+
+private struct Empty: Encodable {}
+
+private struct IDOnly: Codable {
+    var id: Int?
+}
+
+private struct WithID<Payload: Encodable>: Encodable {
+    var id: Int?
+    var payload: Payload
+
+    enum CodingKeys: String, CodingKey { case id }
+
+    func encode(to encoder: any Encoder) throws {
+        try payload.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+    }
+}
+
+/// Parses single lines (without terminator) into messages, with precise errors.
+///
+/// Errors, in the order they are checked: not JSON → `malformed_json`; not an object, `type`
+/// missing or not a string, `id` not an integer → `bad_request`; an unknown `type` →
+/// `unknown_request`; a missing or mistyped field of a known request → `bad_request` naming
+/// the field. Unknown keys are ignored.
+public struct MessageDecoder: Sendable {
+    public init() {}
+
+    /// Decodes one client request line.
+    public func decodeRequest(_ line: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        let data = Data(line)
+        let envelope = try decodeEnvelope(data)
+        let id = envelope.id
+        guard let type = envelope.type else {
+            throw ProtocolError(code: .badRequest, message: "missing field 'type'", requestID: id)
+        }
+        let request: ClientRequest
+        switch type {
+        case "hello": request = .hello(try decodePayload(HelloRequest.self, type: type, from: data, id: id))
+        case "subscribe": request = .subscribe(try decodePayload(SubscribeRequest.self, type: type, from: data, id: id))
+        case "unsubscribe": request = .unsubscribe
+        case "list_devices": request = .listDevices
+        case "status": request = .status
+        case "reload": request = .reload
+        case "ping": request = .ping
+        default:
+            throw ProtocolError(
+                code: .unknownRequest,
+                message: "unknown request type '\(type)' (known: \(ClientRequest.allTypes.joined(separator: ", ")))",
+                requestID: id
+            )
+        }
+        return ClientMessage(id: id, request)
+    }
+
+    /// Decodes one daemon message line (for clients). Unknown `type`s become
+    /// ``DaemonMessage/unknown(type:)`` rather than errors.
+    public func decodeDaemonMessage(_ line: some Collection<UInt8>) throws(ProtocolError) -> DaemonMessage {
+        let data = Data(line)
+        let envelope = try decodeEnvelope(data)
+        guard let type = envelope.type else {
+            throw ProtocolError(code: .badRequest, message: "missing field 'type'")
+        }
+        switch type {
+        case "hello": return .hello(try decodePayload(HelloReply.self, type: type, from: data, id: nil))
+        case "ok": return .ok(try decodePayload(OkReply.self, type: type, from: data, id: nil))
+        case "devices": return .devices(try decodePayload(DevicesReply.self, type: type, from: data, id: nil))
+        case "status": return .status(try decodePayload(StatusReply.self, type: type, from: data, id: nil))
+        case "error": return .error(try decodePayload(ErrorReply.self, type: type, from: data, id: nil))
+        case "gesture": return .gesture(try decodePayload(GestureEventMessage.self, type: type, from: data, id: nil))
+        case "touch": return .touch(try decodePayload(TouchEventMessage.self, type: type, from: data, id: nil))
+        case "device_added": return .deviceAdded(try decodePayload(DeviceInfo.self, type: type, from: data, id: nil))
+        case "device_removed":
+            return .deviceRemoved(try decodePayload(DeviceRemovedEvent.self, type: type, from: data, id: nil))
+        case "overflow": return .overflow(try decodePayload(OverflowEvent.self, type: type, from: data, id: nil))
+        case "shutdown": return .shutdown(try decodePayload(ShutdownEvent.self, type: type, from: data, id: nil))
+        default: return .unknown(type: type)
+        }
+    }
+
+    /// The `type` and `id` of any object; a present but unreadable field is recorded rather
+    /// than thrown, because JSONDecoder reports a fractional `id` as corrupt data at the root,
+    /// which would otherwise be misreported as malformed JSON.
+    private struct Envelope: Decodable {
+        var type: String?
+        var id: Int?
+        var typeIsInvalid = false
+        var idIsInvalid = false
+
+        enum CodingKeys: String, CodingKey { case type, id }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.type) {
+                type = try? container.decode(String.self, forKey: .type)
+                typeIsInvalid = type == nil
+            }
+            if container.contains(.id) {
+                id = try? container.decode(Int.self, forKey: .id)
+                idIsInvalid = id == nil
+            }
+        }
+    }
+
+    private func decodeEnvelope(_ data: Data) throws(ProtocolError) -> Envelope {
+        do {
+            let envelope = try JSONDecoder().decode(Envelope.self, from: data)
+            if envelope.idIsInvalid {
+                throw ProtocolError(code: .badRequest, message: "field 'id' must be an integer")
+            }
+            if envelope.typeIsInvalid {
+                throw ProtocolError(code: .badRequest, message: "field 'type' must be a string", requestID: envelope.id)
+            }
+            return envelope
+        } catch let error as ProtocolError {
+            throw error
+        } catch let error as DecodingError {
+            switch error {
+            case .dataCorrupted(let context) where context.codingPath.isEmpty:
+                throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
+            case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+                throw ProtocolError(code: .badRequest, message: "a message must be a JSON object")
+            default:
+                throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
+            }
+        } catch {
+            throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
+        }
+    }
+
+    private func decodePayload<T: Decodable>(
+        _: T.Type,
+        type: String,
+        from data: Data,
+        id: Int?
+    ) throws(ProtocolError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw ProtocolError(code: .badRequest, message: Self.describe(error, in: type), requestID: id)
+        } catch {
+            throw ProtocolError(code: .badRequest, message: "\(type): \(error)", requestID: id)
+        }
+    }
+
+    private static func path(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path = context.codingPath
+        @unknown default: path = []
+        }
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text
+    }
+
+    private static func describe(_ error: DecodingError, in type: String) -> String {
+        let field = path(of: error)
+        switch error {
+        case .keyNotFound:
+            return "\(type): missing field '\(field)'"
+        case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
+            return "\(type): field '\(field)' must be \(typeName(expected))"
+        case .dataCorrupted(let context):
+            // Raised for enum fields (states) holding an unknown string.
+            return "\(type): field '\(field)' has an invalid value (\(context.debugDescription))"
+        @unknown default:
+            return "\(type): invalid message"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is UInt64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        case is [String].Type, is [Any].Type: "an array"
+        default: "of type \(type)"
+        }
+    }
+}
