@@ -226,26 +226,4 @@ struct SystemHelperTests {
             }
         }
     }
-
-    @Test("TextFile reads a file whole and names the path when it cannot")
-    func textFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-textfile-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("r.evemu")
-        let text = String(repeating: "E: 0.000000 0000 0000 0000\n", count: 5000)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        #expect(try TextFile.read(path: url.path) == text)
-        #expect(
-            throws: SystemError(
-                operation: "open",
-                path: directory.appendingPathComponent("missing").path,
-                errno: .noSuchFileOrDirectory
-            )
-        ) {
-            try TextFile.read(path: directory.appendingPathComponent("missing").path)
-        }
-        let tooBig = try #require(throws: SystemError.self) { try TextFile.read(path: url.path, maximumBytes: 1000) }
-        #expect(tooBig.path == url.path)
-    }
 }
