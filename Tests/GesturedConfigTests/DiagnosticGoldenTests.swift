@@ -82,6 +82,14 @@ struct DiagnosticGoldenTests {
         )
     }
 
+    @Test("text after a section header's bracket is an error at that bracket")
+    func trailingText() {
+        #expect(
+            rendered("[Gesture tap] # the tap\nKind=tap\n") == [
+                "test.conf:1:13: error: unexpected text after ']' in a section header (comments go on their own line)"
+            ])
+    }
+
     @Test("a key before any section is an error with a hint")
     func keyBeforeSection() {
         #expect(
