@@ -46,7 +46,8 @@ enum INILexer {
                         diagnostics.error(
                             SourceLocation(file: file, line: lineNumber, column: column),
                             "unexpected text after ']' in a section header",
-                            hint: "comments go on their own line")
+                            hint: "comments go on their own line"
+                        )
                     } else {
                         diagnostics.error(at, "section header is missing its closing ']'")
                     }

@@ -87,7 +87,8 @@ struct DiagnosticGoldenTests {
         #expect(
             rendered("[Gesture tap] # the tap\nKind=tap\n") == [
                 "test.conf:1:13: error: unexpected text after ']' in a section header (comments go on their own line)"
-            ])
+            ]
+        )
     }
 
     @Test("a key before any section is an error with a hint")
