@@ -37,9 +37,18 @@ let package = Package(
             dependencies: ["CLinuxInput", "GestureEngine", "GesturedLogging"],
             swiftSettings: strictSettings
         ),
+        // The blocking socket client shared by gesturectl, the demo and the tests.
+        .target(
+            name: "GesturedClient",
+            dependencies: ["GesturedProtocol", "GesturedSystem"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "GesturedDaemon",
-            dependencies: ["GestureEngine", "GesturedProtocol", "GesturedConfig", "GesturedLogging", "GesturedSystem"],
+            dependencies: [
+                "GestureEngine", "GesturedProtocol", "GesturedConfig", "GesturedLogging", "GesturedSystem", "GesturedClient",
+                "GesturedCLISupport",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -56,6 +65,7 @@ let package = Package(
             name: "gesturectl",
             dependencies: [
                 "GesturedProtocol", "GesturedSystem", "GestureEngine", "GesturedConfig", "GesturedCLISupport",
+                "GesturedClient",
             ],
             swiftSettings: strictSettings
         ),
@@ -82,12 +92,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GesturedDaemonTests",
-            dependencies: ["GesturedDaemon", "GesturedTestSupport"],
+            dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["GesturedTestSupport", "GesturedProtocol"],
+            dependencies: ["GesturedTestSupport", "GesturedProtocol", "GesturedClient"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,35 +1,218 @@
 /// The recognizer engine: frames and time in, gesture events and the next deadline out.
 ///
 /// Pure: no clock reads, no I/O, no logging, no locks (STYLE.md B1.1). One instance per device.
+/// Every call is one or more *engine steps* (spec §5.5): timers first, then touch assignment,
+/// delivery to recognizers in engine order, the settle loop for failure requirements, raw-touch
+/// delivery to the sink (spec §7), emission, and the reset of finished recognizers.
+///
+/// Engine order: priority (descending), then region area (innermost first, like UIKit's
+/// hit-testing), then declaration order.
 public struct GestureEngine: Sendable {
     public let device: DeviceDescription
     public private(set) var configuration: EngineConfiguration
 
+    /// Recognizers in engine order.
+    var slots: [Slot] = []
+    /// `requires[i]`: slots that must fail before slot `i` may begin (cycle-free).
+    var requires: [[Int]] = []
+    /// `requiredBy[j]`: slots waiting for slot `j`.
+    var requiredBy: [[Int]] = []
+    /// n×n: the static part of prevents(a, b) (canPrevent, canBePrevented, not simultaneous).
+    var mayPrevent: [Bool] = []
+
+    var active: [Touch] = []
+    var suppressed: [TouchID] = []
+    var sink: [SinkRecord] = []
+    var now = Timestamp(microseconds: Int64.min)
+    var nextSequence: UInt64 = 1
+    var timerSerial: UInt64 = 0
+    var isButtonPressed = false
+
+    var diagnostics: [EngineDiagnostic] = []
+    var droppedDiagnostics = 0
+    /// Maximum diagnostics kept between two drains.
+    static let diagnosticsCapacity = 4096
+
+    // Per-step scratch, kept to avoid allocating on every frame.
+    var actions: [GestureEvent] = []
+    var sinkOutput: [SinkTouchEvent] = []
+    var context: RecognizerContext
+    var frameBegan: [Touch] = []
+    var frameMoved: [Touch] = []
+    var frameEnded: [Touch] = []
+    var frameCancelled: [Touch] = []
+    var subset: [Touch] = []
+
+    let surfaceWidth: Double
+    let surfaceHeight: Double
+
     public init(device: DeviceDescription, configuration: EngineConfiguration) {
         self.device = device
         self.configuration = configuration
+        self.surfaceWidth = device.widthMillimeters
+        self.surfaceHeight = device.heightMillimeters
+        self.context = RecognizerContext(
+            now: .zero, state: .possible, sloppiness: configuration.sloppiness,
+            surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters)
+        self.slots = configuration.recognizers.enumerated().map { index, rc in
+            Slot(
+                configuration: rc, declarationIndex: index,
+                area: rc.region.area(surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters))
+        }
+        buildRelations()
     }
 
-    /// Runs one engine step for `frame` (spec §5.5); `frame.timestamp` is "now".
+    // MARK: - Public API
+
+    /// Runs one engine step for `frame` (spec §5.5); `frame.timestamp` is "now". Deadlines up
+    /// to and including the frame's time fire first, as their own steps.
     public mutating func process(_ frame: Frame) -> [EngineOutput] {
-        []
+        var out = advance(to: frame.timestamp)
+        beginStep(at: frame.timestamp)
+        ingest(frame)
+        handleButton(frame.isButtonPressed)
+        assignBeganTouches()
+        deliverFrame()
+        failStrandedRecognizers()
+        finishStep(into: &out)
+        return out
     }
 
-    /// Fires every deadline ≤ `now` (spec §6.2).
-    public mutating func advance(to now: Timestamp) -> [EngineOutput] {
-        []
+    /// Fires every deadline ≤ `now` (spec §6.2), each deadline as one step. Times never go
+    /// backwards: an earlier `now` is treated as the current time.
+    public mutating func advance(to time: Timestamp) -> [EngineOutput] {
+        var out: [EngineOutput] = []
+        let target = max(time, now)
+        while let deadline = nextDeadline, deadline <= target {
+            beginStep(at: deadline)
+            fireTimers(at: deadline)
+            failStrandedRecognizers()
+            finishStep(into: &out)
+        }
+        now = target
+        return out
     }
 
-    /// Cancels everything in flight (device gone, SYN_DROPPED without a frame).
-    public mutating func reset(at now: Timestamp) -> [EngineOutput] {
-        []
+    /// Cancels everything in flight (device gone, grab lost): every active touch is cancelled,
+    /// gestures in progress are cancelled, possible ones fail, held-back sink events resolve.
+    public mutating func reset(at time: Timestamp) -> [EngineOutput] {
+        var out = advance(to: time)
+        beginStep(at: time)
+        let touches = active.map { touch -> Touch in
+            var t = touch
+            t.previousPosition = t.position
+            t.phase = .cancelled
+            return t
+        }
+        ingest(Frame(timestamp: now, touches: touches, isSynthetic: true))
+        deliverFrame()
+        for i in slots.indices { terminate(i, input: "reset") }
+        finishStep(into: &out)
+        return out
+    }
+
+    /// Enables or disables the recognizer called `name` (spec §3.3). Disabling cancels a
+    /// gesture in progress and fails a possible one. Unknown names are reported as a
+    /// configuration diagnostic.
+    public mutating func setEnabled(_ enabled: Bool, name: String, at time: Timestamp) -> [EngineOutput] {
+        var out = advance(to: time)
+        guard let i = slots.firstIndex(where: { $0.name == name }) else {
+            note(.configuration("no recognizer named '\(name)' to \(enabled ? "enable" : "disable")"))
+            return out
+        }
+        beginStep(at: time)
+        if !enabled { terminate(i, input: "disabled") }
+        slots[i].configuration.isEnabled = enabled
+        if let c = configuration.recognizers.firstIndex(where: { $0.name == name }) {
+            configuration.recognizers[c].isEnabled = enabled
+        }
+        finishStep(into: &out)
+        return out
+    }
+
+    /// Replaces the configuration at `time`. Recognizers whose configuration is unchanged (same
+    /// name, equal ``RecognizerConfiguration``) keep running; removed or changed ones are
+    /// cancelled or failed as if disabled; new ones see only touches that begin afterwards.
+    public mutating func reconfigure(_ newConfiguration: EngineConfiguration, at time: Timestamp) -> [EngineOutput] {
+        var out = advance(to: time)
+        beginStep(at: time)
+        var kept: [String: Int] = [:]
+        for i in slots.indices {
+            if newConfiguration.sloppiness == configuration.sloppiness,
+                newConfiguration.recognizers.contains(where: { $0 == slots[i].configuration })
+            {
+                kept[slots[i].name] = i
+            } else {
+                terminate(i, input: "reconfigured")
+            }
+        }
+        finishStep(into: &out)
+        var newSlots: [Slot] = []
+        for (index, rc) in newConfiguration.recognizers.enumerated() {
+            if let old = kept.removeValue(forKey: rc.name) {
+                var slot = slots[old]
+                slot.changedActionIndex = nil
+                slot.declarationIndex = index
+                newSlots.append(slot)
+            } else {
+                newSlots.append(
+                    Slot(
+                        configuration: rc, declarationIndex: index,
+                        area: rc.region.area(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)))
+            }
+        }
+        configuration = newConfiguration
+        context.sloppiness = newConfiguration.sloppiness
+        slots = newSlots
+        buildRelations()
+        return out
     }
 
     /// The earliest pending timer, for the daemon's single timer.
-    public var nextDeadline: Timestamp? { nil }
+    public var nextDeadline: Timestamp? {
+        var earliest: Timestamp?
+        for slot in slots {
+            for timer in slot.timers where earliest.map({ timer.deadline < $0 }) ?? true {
+                earliest = timer.deadline
+            }
+        }
+        return earliest
+    }
 
     /// Diagnostics collected since the last call; the caller logs them.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
-        []
+        var drained = diagnostics
+        if droppedDiagnostics > 0 {
+            drained.append(.engineBug("\(droppedDiagnostics) diagnostics dropped (not drained in time)"))
+        }
+        diagnostics.removeAll()
+        droppedDiagnostics = 0
+        return drained
+    }
+
+    /// Names of the recognizers in engine order (priority, innermost region, declaration).
+    public var engineOrder: [String] { slots.map(\.name) }
+
+    /// The arena state of recognizer `name` (`possible` while a request is pending).
+    public func state(of name: String) -> RecognizerState? {
+        slots.first { $0.name == name }?.state
+    }
+
+    // MARK: - Diagnostics
+
+    mutating func note(_ diagnostic: EngineDiagnostic) {
+        if diagnostics.count < Self.diagnosticsCapacity {
+            diagnostics.append(diagnostic)
+        } else {
+            droppedDiagnostics += 1
+        }
+    }
+
+    mutating func noteTransition(_ i: Int, from: RecognizerState, to: RecognizerState, input: String) {
+        let slot = slots[i]
+        note(
+            .transition(
+                recognizer: slot.name, from: slot.gestureState(for: from), input: input,
+                to: slot.gestureState(for: to)))
     }
 }

@@ -1,1 +1,6 @@
-print("gesturectl: not yet implemented")
+import GesturedCLISupport
+import GesturedSystem
+
+// Keep main to "parse, run, exit" (STYLE.md B8).
+let code = GesturectlCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: Files.processEnvironment())
+exitProcess(code.rawValue)

@@ -44,6 +44,9 @@ public struct Touch: Hashable, Sendable {
     /// `ABS_MT_TOUCH_MAJOR` / `MINOR` in millimetres, when reported.
     public var touchMajorMillimeters: Double?
     public var touchMinorMillimeters: Double?
+    /// `ABS_MT_ORIENTATION` in device units (kernel convention: 0 = major axis along y), when
+    /// reported.
+    public var orientation: Int32? = nil
 
     public init(
         id: TouchID,
@@ -58,7 +61,8 @@ public struct Touch: Hashable, Sendable {
         toolType: ToolType = .finger,
         pressure: Int32? = nil,
         touchMajorMillimeters: Double? = nil,
-        touchMinorMillimeters: Double? = nil
+        touchMinorMillimeters: Double? = nil,
+        orientation: Int32? = nil
     ) {
         self.id = id
         self.slot = slot
@@ -73,6 +77,7 @@ public struct Touch: Hashable, Sendable {
         self.pressure = pressure
         self.touchMajorMillimeters = touchMajorMillimeters
         self.touchMinorMillimeters = touchMinorMillimeters
+        self.orientation = orientation
     }
 }
 

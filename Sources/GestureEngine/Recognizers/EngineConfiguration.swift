@@ -49,7 +49,20 @@ public enum RecognizerKind: Hashable, Sendable {
     case pinch(PinchParameters)
     case rotation(RotationParameters)
     case edgePan(EdgePanParameters)
+    /// The tickle example of spec §9, instantiated as a ``TickleRecognizer`` (a custom
+    /// recognizer built through the public ``CustomRecognizer`` protocol).
     case tickle(TickleParameters)
+    /// Any user-written recognizer (spec §4.8).
+    case custom(AnyCustomRecognizer)
+
+    /// Discrete kinds emit one `recognized`; continuous ones began…ended.
+    public var isDiscrete: Bool {
+        switch self {
+        case .tap, .swipe, .tickle: true
+        case .longPress, .pan, .pinch, .rotation, .edgePan: false
+        case .custom(let box): box.recognizer.isDiscrete
+        }
+    }
 
     public var gestureKind: GestureKind {
         switch self {
@@ -61,6 +74,7 @@ public enum RecognizerKind: Hashable, Sendable {
         case .rotation: .rotation
         case .edgePan: .edgePan
         case .tickle: .custom("tickle")
+        case .custom(let box): box.recognizer.kind
         }
     }
 }

@@ -1,0 +1,580 @@
+// The arena: touch assignment, delivery, state requests, exclusion, failure requirements and
+// the settle loop (spec §5), as steps of the engine.
+
+extension GestureEngine {
+    // MARK: - Relations (spec §5.1)
+
+    /// Sorts the slots into engine order and derives requires / simultaneous / may-prevent,
+    /// dropping unknown names and require-to-fail cycles with a configuration diagnostic.
+    mutating func buildRelations() {
+        slots.sort { a, b in
+            if a.configuration.priority != b.configuration.priority {
+                return a.configuration.priority > b.configuration.priority
+            }
+            if a.area != b.area { return a.area < b.area }
+            return a.declarationIndex < b.declarationIndex
+        }
+        let n = slots.count
+        var indexByName: [String: Int] = [:]
+        for i in slots.indices {
+            if indexByName[slots[i].name] != nil {
+                note(.configuration("two recognizers are named '\(slots[i].name)'; relations use the first"))
+            } else {
+                indexByName[slots[i].name] = i
+            }
+        }
+        requires = Array(repeating: [], count: n)
+        requiredBy = Array(repeating: [], count: n)
+        for i in slots.indices {
+            for name in slots[i].configuration.requiresFailureOf {
+                guard let j = indexByName[name] else {
+                    note(.configuration("'\(slots[i].name)' requires the failure of unknown recognizer '\(name)', ignoring"))
+                    continue
+                }
+                if j == i {
+                    note(.configuration("'\(slots[i].name)' requires its own failure, ignoring"))
+                    continue
+                }
+                if requires[i].contains(j) { continue }
+                if reaches(from: j, to: i) {
+                    note(
+                        .configuration(
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"))
+                    continue
+                }
+                requires[i].append(j)
+                requiredBy[j].append(i)
+            }
+        }
+        var simultaneous = Array(repeating: false, count: n * n)
+        for i in slots.indices {
+            for name in slots[i].configuration.recognizesSimultaneouslyWith {
+                guard let j = indexByName[name] else {
+                    note(
+                        .configuration(
+                            "'\(slots[i].name)' recognizes simultaneously with unknown recognizer '\(name)', ignoring"))
+                    continue
+                }
+                simultaneous[i * n + j] = true
+                simultaneous[j * n + i] = true
+            }
+        }
+        mayPrevent = Array(repeating: false, count: n * n)
+        for a in slots.indices {
+            for b in slots.indices where a != b && !simultaneous[a * n + b] {
+                mayPrevent[a * n + b] =
+                    slots[a].recognizer.canPrevent(slots[b].configuration.kind)
+                    && slots[b].recognizer.canBePrevented(by: slots[a].configuration.kind)
+            }
+        }
+    }
+
+    /// True when `from` waits, directly or transitively, for `to`.
+    func reaches(from: Int, to: Int) -> Bool {
+        var stack = [from]
+        var seen = Array(repeating: false, count: slots.count)
+        while let x = stack.popLast() {
+            if x == to { return true }
+            if seen[x] { continue }
+            seen[x] = true
+            stack.append(contentsOf: requires[x])
+        }
+        return false
+    }
+
+    /// share(a, b): the two held a common touch since their last resets.
+    func share(_ a: Int, _ b: Int) -> Bool {
+        for t in slots[a].history where slots[b].hasHistory(t) { return true }
+        return false
+    }
+
+    /// prevents(a, b) of spec §5.1.
+    func prevents(_ a: Int, _ b: Int) -> Bool {
+        a != b && mayPrevent[a * slots.count + b] && share(a, b)
+    }
+
+    // MARK: - Step framing
+
+    mutating func beginStep(at time: Timestamp) {
+        now = max(time, now)
+        actions.removeAll(keepingCapacity: true)
+        sinkOutput.removeAll(keepingCapacity: true)
+        for i in slots.indices { slots[i].changedActionIndex = nil }
+    }
+
+    /// Steps 4–7 of spec §5.5: settle, sink, emit, reset.
+    mutating func finishStep(into out: inout [EngineOutput]) {
+        settle()
+        deliverToSink()
+        out.reserveCapacity(out.count + sinkOutput.count + actions.count)
+        for event in sinkOutput { out.append(.touch(event)) }
+        for event in actions { out.append(.gesture(event)) }
+        resetFinishedRecognizers()
+        dropFinishedTouches()
+    }
+
+    // MARK: - Input (spec §2.3, §2.4)
+
+    func activeIndex(_ id: TouchID) -> Int? {
+        for i in active.indices where active[i].id == id { return i }
+        return nil
+    }
+
+    mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
+        let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position)
+        if let r = sink.firstIndex(where: { $0.id == touch.id }) {
+            sink[r].position = touch.position
+            sink[r].incoming.append(event)
+            if phase == .ended || phase == .cancelled { sink[r].deviceDone = true }
+        } else {
+            var record = SinkRecord(id: touch.id, position: touch.position)
+            record.incoming.append(event)
+            record.deviceDone = phase == .ended || phase == .cancelled
+            sink.append(record)
+        }
+    }
+
+    /// Splits the frame into began/moved/ended/cancelled lists, keeps the active-touch table and
+    /// applies the touch cap. Inconsistent input (a move of an unknown touch) is repaired and
+    /// reported as a kernel bug.
+    mutating func ingest(_ frame: Frame) {
+        frameBegan.removeAll(keepingCapacity: true)
+        frameMoved.removeAll(keepingCapacity: true)
+        frameEnded.removeAll(keepingCapacity: true)
+        frameCancelled.removeAll(keepingCapacity: true)
+        var touches = frame.touches
+        var isSorted = true
+        for k in touches.indices.dropFirst() where touches[k - 1].id > touches[k].id { isSorted = false }
+        if !isSorted { touches.sort { $0.id < $1.id } }
+        for touch in touches {
+            if let s = suppressed.firstIndex(of: touch.id) {
+                if touch.phase == .ended || touch.phase == .cancelled { suppressed.remove(at: s) }
+                continue
+            }
+            let known = activeIndex(touch.id)
+            let isEnding = touch.phase == .ended || touch.phase == .cancelled
+            guard let index = known else {
+                if touch.phase == .moved || touch.phase == .stationary {
+                    note(.kernelBug("touch \(touch.id) \(touch.phase.rawValue) before it began; treated as began"))
+                }
+                guard active.count < configuration.maxTouches else {
+                    if !isEnding { suppressed.append(touch.id) }
+                    continue
+                }
+                var began = touch
+                began.phase = .began
+                began.previousPosition = touch.position
+                frameBegan.append(began)
+                queueSink(began, phase: .began)
+                if isEnding {
+                    if touch.phase == .ended { frameEnded.append(touch) } else { frameCancelled.append(touch) }
+                    queueSink(touch, phase: touch.phase)
+                } else {
+                    active.append(began)
+                }
+                continue
+            }
+            let previous = active[index].position
+            switch touch.phase {
+            case .began:
+                note(.kernelBug("touch \(touch.id) began twice; treated as moved"))
+                if touch.position != previous { appendMove(touch, from: previous, at: index) }
+            case .moved:
+                if touch.position != previous { appendMove(touch, from: previous, at: index) }
+            case .stationary:
+                break
+            case .ended:
+                if touch.position != previous { appendMove(touch, from: previous, at: index) }
+                frameEnded.append(touch)
+                queueSink(touch, phase: .ended)
+                active.remove(at: index)
+            case .cancelled:
+                frameCancelled.append(touch)
+                queueSink(touch, phase: .cancelled)
+                active.remove(at: index)
+            }
+        }
+    }
+
+    private mutating func appendMove(_ touch: Touch, from previous: PhysicalPoint, at index: Int) {
+        var moved = touch
+        moved.phase = .moved
+        moved.previousPosition = previous
+        active[index].position = touch.position
+        active[index].previousPosition = previous
+        frameMoved.append(moved)
+        queueSink(moved, phase: .moved)
+    }
+
+    /// `failsOnButtonPress` policy: a physical click fails recognizers still deciding.
+    mutating func handleButton(_ pressed: Bool) {
+        isButtonPressed = pressed
+        guard pressed else { return }
+        for i in slots.indices
+        where slots[i].configuration.policy.failsOnButtonPress && slots[i].state == .possible
+            && slots[i].isInPlay
+        {
+            fail(i, input: "button pressed")
+        }
+    }
+
+    /// Step A of spec §5.2.
+    mutating func assignBeganTouches() {
+        for touch in frameBegan {
+            for i in slots.indices {
+                let slot = slots[i]
+                guard slot.isEnabled, !slot.isClosed, !slot.state.isFinal,
+                    slot.configuration.policy.toolTypes.contains(touch.toolType),
+                    slot.configuration.region.contains(
+                        touch.startPosition, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+                else { continue }
+                slots[i].held.append(touch.id)
+                slots[i].history.append(touch.id)
+                // A gesture already in progress owns touches it receives later as well.
+                if slot.state.isActive, slot.configuration.cancelsTouchesInView {
+                    markOwned(touch.id, by: i)
+                }
+            }
+        }
+    }
+
+    // MARK: - Delivery (spec §5.5 step 3)
+
+    mutating func deliverFrame() {
+        for i in slots.indices {
+            deliver(.began, from: frameBegan, to: i)
+            deliver(.moved, from: frameMoved, to: i)
+            deliver(.ended, from: frameEnded, to: i)
+            deliver(.cancelled, from: frameCancelled, to: i)
+        }
+        // Lifted touches are held no longer, whether or not they were delivered.
+        for i in slots.indices {
+            for touch in frameEnded { slots[i].release(touch.id) }
+            for touch in frameCancelled { slots[i].release(touch.id) }
+        }
+    }
+
+    private mutating func deliver(_ phase: TouchPhase, from list: [Touch], to i: Int) {
+        guard !list.isEmpty, !slots[i].state.isFinal, !slots[i].isClosed, !slots[i].held.isEmpty else { return }
+        var buffer = subset
+        subset = []
+        buffer.removeAll(keepingCapacity: true)
+        for touch in list where slots[i].holds(touch.id) { buffer.append(touch) }
+        if !buffer.isEmpty {
+            switch phase {
+            case .began: invoke(i, .began(buffer), input: "touches began")
+            case .moved, .stationary: invoke(i, .moved(buffer), input: "touches moved")
+            case .ended: invoke(i, .ended(buffer), input: "touches ended")
+            case .cancelled: invoke(i, .cancelled(buffer), input: "touches cancelled")
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        subset = buffer
+    }
+
+    /// Calls one hook of slot `i` and applies what it asked for: ignores, timers, then state
+    /// requests in order.
+    mutating func invoke(_ i: Int, _ call: AnyRecognizer.Call, input: String) {
+        var ctx = context
+        context = RecognizerContext.placeholder
+        ctx.clear(now: now, state: slots[i].logical)
+        slots[i].recognizer.handle(call, context: &ctx)
+        for id in ctx.ignoredTouches { slots[i].forget(id) }
+        for op in ctx.timerOperations {
+            switch op {
+            case .schedule(let token, let deadline):
+                slots[i].timers.removeAll { $0.token == token }
+                timerSerial += 1
+                slots[i].timers.append(Slot.Timer(token: token, deadline: deadline, serial: timerSerial))
+            case .cancel(let token):
+                slots[i].timers.removeAll { $0.token == token }
+            }
+        }
+        for request in ctx.requests {
+            // The recognizer sees its own request at once; the arena may still overrule it.
+            if !slots[i].state.isFinal { slots[i].logical = request }
+            resolve(i, request, input: input)
+        }
+        context = ctx
+    }
+
+    // MARK: - Timers (spec §6.2)
+
+    mutating func fireTimers(at deadline: Timestamp) {
+        for i in slots.indices {
+            while let k = slots[i].timers.indices
+                .filter({ slots[i].timers[$0].deadline == deadline })
+                .min(by: { slots[i].timers[$0].serial < slots[i].timers[$1].serial })
+            {
+                let timer = slots[i].timers.remove(at: k)
+                guard !slots[i].state.isFinal else { continue }
+                invoke(i, .timer(timer.token), input: "timer")
+            }
+        }
+    }
+
+    // MARK: - State requests (spec §5.3)
+
+    mutating func resolve(_ i: Int, _ requested: RecognizerState, input: String) {
+        let slot = slots[i]
+        if slot.state.isFinal { return }
+        if slot.pending != .none {
+            switch requested {
+            case .changed:
+                return
+            case .ended:
+                if slot.pending == .began { slots[i].pending = .beganThenEnded }
+                return
+            case .cancelled, .failed:
+                fail(i, input: input)
+                return
+            case .possible, .began:
+                note(.engineBug("'\(slot.name)' requested \(requested.rawValue) while pending"))
+                return
+            }
+        }
+        guard RecognizerTransitions.isLegalRequest(from: slot.state, to: requested, isDiscrete: slot.isDiscrete)
+        else {
+            note(
+                .engineBug(
+                    "'\(slot.name)' requested the illegal transition \(slot.state.rawValue) → \(requested.rawValue), ignoring"
+                ))
+            slots[i].logical = slot.state
+            return
+        }
+        switch requested {
+        case .began:
+            tryBegin(i, requested, input: input)
+        case .ended where slot.state == .possible:
+            tryBegin(i, requested, input: input)
+        case .failed:
+            fail(i, input: input)
+        case .changed:
+            slots[i].state = .changed
+            recordAction(i, .changed)
+        case .ended, .cancelled:
+            noteTransition(i, from: slot.state, to: requested, input: input)
+            slots[i].state = requested
+            recordAction(i, slot.gestureState(for: requested))
+        case .possible:
+            break
+        }
+    }
+
+    /// possible → began | recognized: shouldBegin, blocked, failure requirements, commit.
+    mutating func tryBegin(_ i: Int, _ requested: RecognizerState, input: String) {
+        if let reason = shouldNotBegin(i) {
+            fail(i, input: reason)
+            return
+        }
+        if let blocker = blocker(of: i) {
+            fail(i, input: "prevented by '\(slots[blocker].name)'")
+            return
+        }
+        var waits = false
+        for s in requires[i] where slots[s].isInPlay {
+            switch slots[s].state {
+            case .began, .changed, .ended, .cancelled:
+                fail(i, input: "'\(slots[s].name)' recognized")
+                return
+            case .possible:
+                waits = true
+            case .failed:
+                break
+            }
+        }
+        if waits {
+            slots[i].pending = requested == .began ? .began : .recognized
+            note(
+                .transition(
+                    recognizer: slots[i].name, from: .possible, input: "\(input); waiting for failure requirements",
+                    to: .possible))
+            return
+        }
+        commitBegin(i, requested, input: input)
+    }
+
+    /// Policies acting as shouldBegin (spec §3.4); the reason when the answer is no.
+    func shouldNotBegin(_ i: Int) -> String? {
+        let policy = slots[i].configuration.policy
+        if !policy.deviceKinds.isEmpty {
+            guard let kind = device.kind, policy.deviceKinds.contains(kind) else { return "device kind not allowed" }
+        }
+        let fingers = slots[i].recognizer.values(at: now).fingers
+        if fingers < policy.minimumFingers || fingers > policy.maximumFingers {
+            return "\(fingers) fingers outside the policy range"
+        }
+        if policy.failsOnButtonPress, isButtonPressed { return "button pressed" }
+        return nil
+    }
+
+    /// An active recognizer that prevents slot `i` (spec §5.3 b).
+    func blocker(of i: Int) -> Int? {
+        for a in slots.indices where slots[a].state.isActive && prevents(a, i) { return a }
+        return nil
+    }
+
+    /// §5.4: commit began / recognized, exclude competitors, fail dependents, take the touches.
+    mutating func commitBegin(_ i: Int, _ requested: RecognizerState, input: String) {
+        noteTransition(i, from: .possible, to: requested, input: input)
+        slots[i].state = requested
+        slots[i].logical = requested
+        slots[i].pending = .none
+        slots[i].sequence = nextSequence
+        nextSequence += 1
+        recordAction(i, slots[i].gestureState(for: requested))
+        for b in slots.indices where prevents(i, b) {
+            switch slots[b].state {
+            case .possible:
+                fail(b, input: "excluded by '\(slots[i].name)'")
+            case .began, .changed:
+                cancel(b, input: "excluded by '\(slots[i].name)'")
+            case .ended, .cancelled, .failed:
+                break
+            }
+        }
+        for d in requiredBy[i] where slots[d].state == .possible && slots[d].isInPlay {
+            fail(d, input: "'\(slots[i].name)' recognized")
+        }
+        takeTouches(of: i)
+    }
+
+    mutating func fail(_ i: Int, input: String) {
+        let from = slots[i].state
+        guard !from.isFinal else { return }
+        guard from == .possible else {
+            // A gesture in progress cannot fail; it is cancelled instead (spec §3.1).
+            cancel(i, input: input)
+            return
+        }
+        noteTransition(i, from: from, to: .failed, input: input)
+        slots[i].state = .failed
+        slots[i].logical = .failed
+        slots[i].pending = .none
+    }
+
+    mutating func cancel(_ i: Int, input: String) {
+        let from = slots[i].state
+        guard from.isActive else {
+            fail(i, input: input)
+            return
+        }
+        noteTransition(i, from: from, to: .cancelled, input: input)
+        slots[i].state = .cancelled
+        slots[i].logical = .cancelled
+        recordAction(i, .cancelled)
+    }
+
+    /// Ends an attempt from outside (disable, removal, device reset).
+    mutating func terminate(_ i: Int, input: String) {
+        switch slots[i].state {
+        case .began, .changed: cancel(i, input: input)
+        case .possible where slots[i].isInPlay || slots[i].pending != .none: fail(i, input: input)
+        case .possible, .ended, .cancelled, .failed: break
+        }
+    }
+
+    /// A recognizer left possible with no touches and no timer can never decide; it fails so
+    /// that its dependents are not blocked forever (a custom recognizer that forgot to fail).
+    mutating func failStrandedRecognizers() {
+        for i in slots.indices
+        where slots[i].state == .possible && slots[i].pending == .none && slots[i].held.isEmpty
+            && !slots[i].history.isEmpty && slots[i].timers.isEmpty
+        {
+            fail(i, input: "no touches left")
+        }
+    }
+
+    mutating func recordAction(_ i: Int, _ state: GestureState) {
+        let slot = slots[i]
+        let v = slot.recognizer.values(at: now)
+        let event = GestureEvent(
+            name: slot.name, kind: slot.gestureKind, state: state, timestamp: now, sequence: slot.sequence,
+            fingers: v.fingers, location: v.location, locationFraction: device.fraction(of: v.location),
+            taps: v.taps, direction: v.direction, edge: v.edge, scale: v.scale, rotation: v.rotation,
+            translation: v.translation, velocity: v.velocity, scalarVelocity: v.scalarVelocity, values: v.values)
+        if state == .changed, let k = slot.changedActionIndex {
+            actions[k] = event
+            return
+        }
+        if state == .changed { slots[i].changedActionIndex = actions.count }
+        actions.append(event)
+    }
+
+    // MARK: - Settle loop (spec §5.5 step 4)
+
+    mutating func settle() {
+        for _ in 0...(slots.count + 1) {
+            var changed = false
+            for r in slots.indices where slots[r].pending != .none && slots[r].state == .possible {
+                var someRecognized = false
+                var allFailed = true
+                for s in requires[r] where slots[s].isInPlay {
+                    switch slots[s].state {
+                    case .began, .changed, .ended, .cancelled: someRecognized = true
+                    case .possible: allFailed = false
+                    case .failed: break
+                    }
+                }
+                if someRecognized {
+                    fail(r, input: "a required recognizer recognized")
+                    changed = true
+                } else if allFailed {
+                    changed = true
+                    if let blocker = blocker(of: r) {
+                        fail(r, input: "prevented by '\(slots[blocker].name)'")
+                        continue
+                    }
+                    let pending = slots[r].pending
+                    slots[r].pending = .none
+                    var ctx = context
+                    context = RecognizerContext.placeholder
+                    ctx.clear(now: now, state: slots[r].logical)
+                    slots[r].recognizer.handle(.willBegin, context: &ctx)
+                    context = ctx
+                    switch pending {
+                    case .began:
+                        commitBegin(r, .began, input: "failure requirements met")
+                    case .beganThenEnded:
+                        commitBegin(r, .began, input: "failure requirements met")
+                        if slots[r].state == .began {
+                            noteTransition(r, from: .began, to: .ended, input: "queued end")
+                            slots[r].state = .ended
+                            recordAction(r, .ended)
+                        }
+                    case .recognized:
+                        commitBegin(r, .ended, input: "failure requirements met")
+                    case .none:
+                        break
+                    }
+                }
+            }
+            if !changed { return }
+        }
+        note(.engineBug("settle loop did not converge"))
+    }
+
+    // MARK: - Reset (spec §5.5 step 7)
+
+    mutating func resetFinishedRecognizers() {
+        for i in slots.indices where slots[i].state.isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) {
+            slots[i].state = .possible
+            slots[i].logical = .possible
+            slots[i].pending = .none
+            slots[i].timers.removeAll(keepingCapacity: true)
+            slots[i].held.removeAll(keepingCapacity: true)
+            slots[i].history.removeAll(keepingCapacity: true)
+            var ctx = context
+            context = RecognizerContext.placeholder
+            slots[i].recognizer.handle(.reset, context: &ctx)
+            context = ctx
+        }
+    }
+}
+
+extension RecognizerContext {
+    /// Stands in for the engine's scratch context while a recognizer holds it, so the real one
+    /// stays uniquely referenced and its arrays are reused.
+    static let placeholder = RecognizerContext(
+        now: .zero, state: .possible, sloppiness: 1, surfaceWidth: 0, surfaceHeight: 0)
+}

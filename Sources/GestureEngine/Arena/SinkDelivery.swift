@@ -1,0 +1,118 @@
+// Raw touches to the sink (spec §7): cancelsTouchesInView, delaysTouchesBegan,
+// delaysTouchesEnded. The sink's output of a step precedes the step's gesture actions, so
+// cancellations always come before the action that caused them.
+
+extension GestureEngine {
+    /// §5.4 step 4: slot `i` began or recognized; its touches leave the sink.
+    mutating func takeTouches(of i: Int) {
+        let configuration = slots[i].configuration
+        for id in slots[i].history {
+            guard let r = sink.firstIndex(where: { $0.id == id }) else { continue }
+            if configuration.cancelsTouchesInView {
+                sink[r].owned = true
+            }
+            if configuration.delaysTouchesBegan, !sink[r].reached {
+                // The sink never saw this touch: drop the buffer, never forward it.
+                sink[r].owned = true
+            }
+            if configuration.delaysTouchesEnded {
+                sink[r].endCancelled = true
+            }
+        }
+    }
+
+    mutating func markOwned(_ id: TouchID, by i: Int) {
+        if let r = sink.firstIndex(where: { $0.id == id }) { sink[r].owned = true }
+    }
+
+    /// Whether recognizers still deciding about `id` hold back its began/moved and its end.
+    func delays(for id: TouchID) -> (began: Bool, ended: Bool) {
+        var began = false
+        var ended = false
+        for slot in slots where slot.state == .possible && slot.hasHistory(id) {
+            began = began || slot.configuration.delaysTouchesBegan
+            ended = ended || slot.configuration.delaysTouchesEnded
+        }
+        return (began, ended)
+    }
+
+    /// Step 5 of spec §5.5.
+    mutating func deliverToSink() {
+        for r in sink.indices {
+            var record = sink[r]
+            sink[r].incoming = []
+            if record.finished {
+                record.incoming.removeAll(keepingCapacity: true)
+                sink[r] = record
+                continue
+            }
+            if record.owned {
+                if record.reached {
+                    emitSink(SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position))
+                }
+                record.finished = true
+                record.buffer.removeAll()
+                record.heldEnd = nil
+                record.incoming.removeAll(keepingCapacity: true)
+                sink[r] = record
+                continue
+            }
+            let delay = delays(for: record.id)
+            for event in record.incoming {
+                switch event.phase {
+                case .began, .moved, .stationary:
+                    if delay.began {
+                        record.buffer.append(event)
+                    } else {
+                        flush(&record)
+                        emitSink(event)
+                        if event.phase == .began { record.reached = true }
+                    }
+                case .ended:
+                    record.heldEnd = event
+                case .cancelled:
+                    if record.reached {
+                        emitSink(event)
+                    }
+                    record.finished = true
+                    record.buffer.removeAll()
+                    record.heldEnd = nil
+                }
+            }
+            record.incoming.removeAll(keepingCapacity: true)
+            if !record.finished {
+                if !delay.began { flush(&record) }
+                if let end = record.heldEnd, record.buffer.isEmpty, !delay.ended {
+                    if record.endCancelled {
+                        if record.reached {
+                            emitSink(SinkTouchEvent(touch: end.touch, phase: .cancelled, timestamp: now, position: end.position))
+                        }
+                    } else {
+                        emitSink(end)
+                    }
+                    record.heldEnd = nil
+                    record.finished = true
+                }
+            }
+            sink[r] = record
+        }
+    }
+
+    private mutating func flush(_ record: inout SinkRecord) {
+        guard !record.buffer.isEmpty else { return }
+        for event in record.buffer {
+            emitSink(event)
+            if event.phase == .began { record.reached = true }
+        }
+        record.buffer.removeAll()
+    }
+
+    private mutating func emitSink(_ event: SinkTouchEvent) {
+        sinkOutput.append(event)
+    }
+
+    /// Forgets touches that are gone from the device and settled at the sink.
+    mutating func dropFinishedTouches() {
+        sink.removeAll { $0.deviceDone && ($0.finished || $0.owned) && $0.heldEnd == nil }
+    }
+}

@@ -1,0 +1,115 @@
+/// One configured recognizer inside the engine: its behaviour value plus everything the arena
+/// tracks about it (spec §5): state, pending requests, held touches, history, timers.
+struct Slot: Sendable {
+    /// A request held back by failure requirements (spec §5.3 c).
+    enum Pending: Sendable, Hashable {
+        case none
+        case began
+        case beganThenEnded
+        case recognized
+    }
+
+    struct Timer: Sendable, Hashable {
+        var token: Int
+        var deadline: Timestamp
+        var serial: UInt64
+    }
+
+    var configuration: RecognizerConfiguration
+    var recognizer: AnyRecognizer
+    let isDiscrete: Bool
+    let gestureKind: GestureKind
+    /// Position in the configuration (the last tie-breaker of engine order).
+    var declarationIndex: Int
+    /// Region area in mm², innermost first among equal priorities.
+    var area: Double
+
+    /// The arena's state; `possible` while pending.
+    var state = RecognizerState.possible
+    /// The state as the recognizer requested it (what its context shows).
+    var logical = RecognizerState.possible
+    var pending = Pending.none
+    /// Touches held now: offered, not ignored, not ended.
+    var held: [TouchID] = []
+    /// Touches held since the last reset, minus ignored ones (spec §5.1 history).
+    var history: [TouchID] = []
+    var timers: [Timer] = []
+    var sequence: UInt64 = 0
+    /// Index in this step's action list of this slot's `changed`, to coalesce.
+    var changedActionIndex: Int?
+
+    var name: String { configuration.name }
+    var isEnabled: Bool { configuration.isEnabled }
+
+    /// A discrete recognizer whose `recognized` waits on failure requirements is complete.
+    var isClosed: Bool { isDiscrete && pending == .recognized }
+
+    /// Enabled, with touches since its last reset (spec §5.1 inPlay).
+    var isInPlay: Bool { isEnabled && !history.isEmpty }
+
+    init(configuration: RecognizerConfiguration, declarationIndex: Int, area: Double) {
+        self.configuration = configuration
+        self.recognizer = AnyRecognizer(configuration.kind)
+        self.isDiscrete = configuration.kind.isDiscrete
+        self.gestureKind = configuration.kind.gestureKind
+        self.declarationIndex = declarationIndex
+        self.area = area
+    }
+
+    func holds(_ id: TouchID) -> Bool {
+        for t in held where t == id { return true }
+        return false
+    }
+
+    func hasHistory(_ id: TouchID) -> Bool {
+        for t in history where t == id { return true }
+        return false
+    }
+
+    mutating func release(_ id: TouchID) {
+        if let i = held.firstIndex(of: id) { held.remove(at: i) }
+    }
+
+    mutating func forget(_ id: TouchID) {
+        release(id)
+        if let i = history.firstIndex(of: id) { history.remove(at: i) }
+    }
+
+    /// The state an action reports for this slot's `state`.
+    func gestureState(for state: RecognizerState) -> GestureState {
+        switch state {
+        case .possible: .possible
+        case .began: .began
+        case .changed: .changed
+        case .ended: isDiscrete ? .recognized : .ended
+        case .cancelled: .cancelled
+        case .failed: .failed
+        }
+    }
+}
+
+/// What the sink knows about one touch (spec §7).
+struct SinkRecord: Sendable {
+    var id: TouchID
+    var position: PhysicalPoint
+    /// The touch's `began` reached the sink.
+    var reached = false
+    /// `ended` or `cancelled` reached the sink, or the sink will never see more of it.
+    var finished = false
+    /// A recognizer took the touch: nothing more is forwarded.
+    var owned = false
+    /// A recognizer with `delaysTouchesEnded` recognized: the end becomes a cancellation.
+    var endCancelled = false
+    /// The device no longer has the touch.
+    var deviceDone = false
+    /// Delayed began/moved events.
+    var buffer: [SinkTouchEvent] = []
+    var heldEnd: SinkTouchEvent?
+    /// This step's events for the touch, in order.
+    var incoming: [SinkTouchEvent] = []
+}
+
+/// A touch alive on the device, as the engine last saw it.
+struct ActiveTouch: Sendable {
+    var touch: Touch
+}

@@ -1,0 +1,136 @@
+/// Every recognizer the engine runs, as an enum so the built-in ones dispatch statically and
+/// the whole engine stays `Sendable` without existentials; only user recognizers are boxed.
+enum AnyRecognizer: Sendable {
+    case tap(TapRecognizer)
+    case longPress(LongPressRecognizer)
+    case pan(PanRecognizer)
+    case edgePan(EdgePanRecognizer)
+    case swipe(SwipeRecognizer)
+    case pinch(PinchRecognizer)
+    case rotation(RotationRecognizer)
+    case custom(any CustomRecognizer)
+    /// Held only for the instant of a mutation, so the payload is uniquely referenced and its
+    /// arrays are mutated in place instead of copied.
+    case vacant
+
+    /// One hook call.
+    enum Call {
+        case began([Touch])
+        case moved([Touch])
+        case ended([Touch])
+        case cancelled([Touch])
+        case timer(Int)
+        case reset
+        case willBegin
+    }
+
+    init(_ kind: RecognizerKind) {
+        switch kind {
+        case .tap(let p): self = .tap(TapRecognizer(parameters: p))
+        case .longPress(let p): self = .longPress(LongPressRecognizer(parameters: p))
+        case .pan(let p): self = .pan(PanRecognizer(parameters: p))
+        case .edgePan(let p): self = .edgePan(EdgePanRecognizer(parameters: p))
+        case .swipe(let p): self = .swipe(SwipeRecognizer(parameters: p))
+        case .pinch(let p): self = .pinch(PinchRecognizer(parameters: p))
+        case .rotation(let p): self = .rotation(RotationRecognizer(parameters: p))
+        case .tickle(let p): self = .custom(TickleRecognizer(parameters: p))
+        case .custom(let box): self = .custom(box.recognizer)
+        }
+    }
+
+    mutating func handle(_ call: Call, context: inout RecognizerContext) {
+        switch self {
+        case .tap(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .tap(r)
+        case .longPress(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .longPress(r)
+        case .pan(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .pan(r)
+        case .edgePan(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .edgePan(r)
+        case .swipe(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .swipe(r)
+        case .pinch(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .pinch(r)
+        case .rotation(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .rotation(r)
+        case .custom(var r):
+            self = .vacant
+            r.handle(call, context: &context)
+            self = .custom(r)
+        case .vacant:
+            break
+        }
+    }
+
+    func values(at now: Timestamp) -> GestureValues {
+        switch self {
+        case .tap(let r): r.values(at: now)
+        case .longPress(let r): r.values(at: now)
+        case .pan(let r): r.values(at: now)
+        case .edgePan(let r): r.values(at: now)
+        case .swipe(let r): r.values(at: now)
+        case .pinch(let r): r.values(at: now)
+        case .rotation(let r): r.values(at: now)
+        case .custom(let r): r.values(at: now)
+        case .vacant: GestureValues(fingers: 0, location: .zero)
+        }
+    }
+
+    func canPrevent(_ other: RecognizerKind) -> Bool {
+        switch self {
+        case .tap(let r): r.canPrevent(other)
+        case .longPress(let r): r.canPrevent(other)
+        case .pan(let r): r.canPrevent(other)
+        case .edgePan(let r): r.canPrevent(other)
+        case .swipe(let r): r.canPrevent(other)
+        case .pinch(let r): r.canPrevent(other)
+        case .rotation(let r): r.canPrevent(other)
+        case .custom(let r): r.canPrevent(other)
+        case .vacant: true
+        }
+    }
+
+    func canBePrevented(by other: RecognizerKind) -> Bool {
+        switch self {
+        case .tap(let r): r.canBePrevented(by: other)
+        case .longPress(let r): r.canBePrevented(by: other)
+        case .pan(let r): r.canBePrevented(by: other)
+        case .edgePan(let r): r.canBePrevented(by: other)
+        case .swipe(let r): r.canBePrevented(by: other)
+        case .pinch(let r): r.canBePrevented(by: other)
+        case .rotation(let r): r.canBePrevented(by: other)
+        case .custom(let r): r.canBePrevented(by: other)
+        case .vacant: true
+        }
+    }
+}
+
+extension CustomRecognizer {
+    /// Routes one engine call to the matching hook.
+    mutating func handle(_ call: AnyRecognizer.Call, context: inout RecognizerContext) {
+        switch call {
+        case .began(let touches): touchesBegan(touches, context: &context)
+        case .moved(let touches): touchesMoved(touches, context: &context)
+        case .ended(let touches): touchesEnded(touches, context: &context)
+        case .cancelled(let touches): touchesCancelled(touches, context: &context)
+        case .timer(let token): timerFired(token, context: &context)
+        case .reset: reset()
+        case .willBegin: willBeginAfterSatisfyingFailureRequirements()
+        }
+    }
+}

@@ -1,0 +1,144 @@
+/// Pinch, continuous (spec §4.6), generalised to `numberOfTouchesRequired` fingers: the span
+/// is twice the mean distance from the centroid (for two fingers, their distance).
+///
+/// | State | Event | Next |
+/// |---|---|---|
+/// | any | active count becomes the required count | pair forms: d0 = span / scale |
+/// | possible | |span − d0·s0| > hysteresis | began (d0 shifted by the hysteresis) |
+/// | began/changed | move with the required count | changed |
+/// | began/changed | last touch lifted / cancelled | ended / cancelled |
+/// | began/changed | one left and endsOnSingleTouch | ended |
+/// | possible | last touch lifted | fail |
+struct PinchRecognizer: CustomRecognizer {
+    /// Spans below this (mm) cannot anchor a scale; the pair forms at the next move instead.
+    static let minimumSpan = 1e-3
+
+    let parameters: PinchParameters
+    private var held = TrackedTouches()
+    private var isPaired = false
+    private var d0 = 1.0
+    private var s0 = 1.0
+    private(set) var scale = 1.0
+    private var lastTime = Timestamp.zero
+    private var velocity = 0.0
+    private var previousVelocity = 0.0
+    private var anchor = PhysicalPoint.zero
+
+    init(parameters: PinchParameters) {
+        self.parameters = parameters
+    }
+
+    var kind: GestureKind { .pinch }
+    var isDiscrete: Bool { false }
+
+    private var required: Int { max(parameters.numberOfTouchesRequired, 2) }
+
+    private mutating func formPairIfPossible(now: Timestamp) {
+        isPaired = false
+        guard held.count == required else { return }
+        let span = held.span
+        guard span > Self.minimumSpan else { return }
+        s0 = scale
+        d0 = span / s0
+        anchor = held.centroid
+        lastTime = now
+        isPaired = true
+    }
+
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        for touch in touches { held.add(touch) }
+        formPairIfPossible(now: context.now)
+    }
+
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {
+        var moved = false
+        for touch in touches where held.update(touch) { moved = true }
+        guard moved, held.count == required else { return }
+        if !isPaired {
+            formPairIfPossible(now: context.now)
+            return
+        }
+        let d = held.span
+        anchor = held.centroid
+        switch context.state {
+        case .possible:
+            let h = parameters.hysteresis
+            if abs(d - d0 * s0) > h {
+                d0 = d0 * s0 > d ? d0 - h / s0 : d0 + h / s0
+                guard d0 > Self.minimumSpan else { return }
+                scale = d / d0
+                lastTime = context.now
+                context.request(.began)
+            }
+        case .began, .changed:
+            let newScale = d / d0
+            let dt = context.now - lastTime
+            if dt > 0 {
+                previousVelocity = velocity
+                velocity = (newScale - scale) / dt
+                lastTime = context.now
+            }
+            scale = newScale
+            context.request(.changed)
+        case .ended, .cancelled, .failed:
+            break
+        }
+    }
+
+    private mutating func remove(_ touches: [Touch], ended: Bool, context: inout RecognizerContext) {
+        var removed = false
+        for touch in touches where held.remove(touch.id) { removed = true }
+        guard removed else { return }
+        if held.isEmpty {
+            switch context.state {
+            case .began, .changed: context.request(ended ? .ended : .cancelled)
+            case .possible: context.fail()
+            case .ended, .cancelled, .failed: break
+            }
+            return
+        }
+        if held.count == 1, parameters.endsOnSingleTouch {
+            switch context.state {
+            case .began, .changed:
+                context.request(ended ? .ended : .cancelled)
+                return
+            case .possible, .ended, .cancelled, .failed:
+                break
+            }
+        }
+        formPairIfPossible(now: context.now)
+    }
+
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        remove(touches, ended: true, context: &context)
+    }
+
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) {
+        remove(touches, ended: false, context: &context)
+    }
+
+    mutating func reset() {
+        held.removeAll()
+        isPaired = false
+        d0 = 1
+        s0 = 1
+        scale = 1
+        velocity = 0
+        previousVelocity = 0
+        anchor = .zero
+    }
+
+    /// 0.75·previous + 0.25·current when a previous sample exists (spec §4.6), 1/s.
+    var reportedVelocity: Double {
+        previousVelocity != 0 ? 0.75 * previousVelocity + 0.25 * velocity : velocity
+    }
+
+    func values(at now: Timestamp) -> GestureValues {
+        GestureValues(
+            fingers: held.count,
+            location: held.isEmpty ? anchor : held.centroid,
+            scale: scale,
+            scalarVelocity: reportedVelocity
+        )
+    }
+}

@@ -1,0 +1,181 @@
+/// Swipe, discrete (spec §4.5): every required touch travels far enough along an allowed
+/// axis within the decaying bounds before `maximumDuration` runs out.
+///
+/// | State | Event | Next |
+/// |---|---|---|
+/// | possible | more touches than required / lift / cancel / duration timer | fail |
+/// | possible | some touch rejects (wrong way, too far sideways, too far) | fail |
+/// | possible | every touch accepts | recognized |
+struct SwipeRecognizer: CustomRecognizer {
+    static let durationTimer = 0
+
+    /// An axis the direction mask enables.
+    enum Axis: Sendable, Hashable, CaseIterable {
+        case horizontal
+        case vertical
+    }
+
+    let parameters: SwipeParameters
+    private var held = TrackedTouches()
+    private var startTime = Timestamp.zero
+    private var lastMoveTime = Timestamp.zero
+    private var startCentroid = PhysicalPoint.zero
+    private(set) var recognizedDirection: Direction?
+
+    init(parameters: SwipeParameters) {
+        self.parameters = parameters
+    }
+
+    var kind: GestureKind { .swipe }
+    var isDiscrete: Bool { true }
+
+    func isEnabled(_ axis: Axis) -> Bool {
+        switch axis {
+        case .horizontal: parameters.directions.contains(.left) || parameters.directions.contains(.right)
+        case .vertical: parameters.directions.contains(.up) || parameters.directions.contains(.down)
+        }
+    }
+
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        for touch in touches { held.add(touch) }
+        if held.count > parameters.numberOfTouchesRequired {
+            context.fail()
+            return
+        }
+        startCentroid = held.startCentroid
+        startTime = context.now
+        lastMoveTime = context.now
+        context.schedule(Self.durationTimer, after: parameters.maximumDuration)
+    }
+
+    enum Verdict {
+        case accept
+        case reject
+        case undecided
+    }
+
+    /// Judges displacement `d` (mm) along `axis` with primary speed `speed` (mm/s; nil = unknown).
+    func judge(
+        _ d: PhysicalPoint, axis: Axis, speed: Double?, minP: Double, maxP: Double, minS: Double, maxS: Double
+    ) -> Verdict {
+        let p: Double
+        let q: Double
+        let positive: Direction
+        let negative: Direction
+        switch axis {
+        case .horizontal:
+            (p, q, positive, negative) = (d.x, d.y, .right, .left)
+        case .vertical:
+            (p, q, positive, negative) = (d.y, d.x, .down, .up)
+        }
+        let allowsPositive = parameters.directions.contains(positive)
+        let allowsNegative = parameters.directions.contains(negative)
+        let tolerance = parameters.wrongDirectionTolerance
+        if allowsPositive, !allowsNegative, p < -tolerance { return .reject }
+        if allowsNegative, !allowsPositive, p > tolerance { return .reject }
+        if abs(p) > maxP || abs(q) > maxS { return .reject }
+        let rightWay = (p > 0 && allowsPositive) || (p < 0 && allowsNegative)
+        guard rightWay, abs(p) >= minP, abs(q) >= minS else { return .undecided }
+        if parameters.minimumPrimarySpeed > 0 {
+            guard let speed, speed >= parameters.minimumPrimarySpeed else { return .undecided }
+        }
+        return .accept
+    }
+
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {
+        var moved = false
+        for touch in touches where held.update(touch) { moved = true }
+        guard moved else { return }
+        let t = context.now - startTime
+        let dt = context.now - lastMoveTime
+        lastMoveTime = context.now
+        if t > parameters.maximumDuration {
+            context.fail()
+            return
+        }
+        guard held.count == parameters.numberOfTouchesRequired else { return }
+        let f = min(t, 0.5)
+        let kmin = 1 - f * (1 - parameters.rateOfMinimumMovementDecay)
+        let kmax = 1 - f * (1 - parameters.rateOfMaximumMovementDecay)
+        let minP = parameters.minimumPrimaryMovement * kmin
+        let maxP = parameters.maximumPrimaryMovement * kmax
+        let minS = parameters.minimumSecondaryMovement * kmin
+        let maxS = parameters.maximumSecondaryMovement * kmax
+        // Per axis: does every touch accept it?
+        var horizontalByAll = isEnabled(.horizontal)
+        var verticalByAll = isEnabled(.vertical)
+        var allAccept = true
+        for i in held.ids.indices {
+            let d = held.positions[i] - held.starts[i]
+            var touchAccepts = false
+            var touchRejectsAll = true
+            for axis in Axis.allCases where isEnabled(axis) {
+                var speed: Double?
+                if dt > 0, let touch = touches.first(where: { $0.id == held.ids[i] }) {
+                    let step = touch.position - touch.previousPosition
+                    speed = abs(axis == .horizontal ? step.x : step.y) / dt
+                }
+                switch judge(d, axis: axis, speed: speed, minP: minP, maxP: maxP, minS: minS, maxS: maxS) {
+                case .accept:
+                    touchAccepts = true
+                    touchRejectsAll = false
+                case .reject:
+                    if axis == .horizontal { horizontalByAll = false } else { verticalByAll = false }
+                case .undecided:
+                    touchRejectsAll = false
+                    if axis == .horizontal { horizontalByAll = false } else { verticalByAll = false }
+                }
+            }
+            if touchRejectsAll {
+                context.fail()
+                return
+            }
+            if !touchAccepts { allAccept = false }
+        }
+        guard allAccept else { return }
+        let mean = held.centroid - held.startCentroid
+        let axis: Axis
+        if horizontalByAll, verticalByAll {
+            axis = abs(mean.x) >= abs(mean.y) ? .horizontal : .vertical
+        } else if verticalByAll {
+            axis = .vertical
+        } else {
+            axis = .horizontal
+        }
+        switch axis {
+        case .horizontal: recognizedDirection = mean.x < 0 ? .left : .right
+        case .vertical: recognizedDirection = mean.y < 0 ? .up : .down
+        }
+        context.cancelTimer(Self.durationTimer)
+        context.request(.ended)
+    }
+
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        for touch in touches { held.remove(touch.id) }
+        context.fail()
+    }
+
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) {
+        for touch in touches { held.remove(touch.id) }
+        context.fail()
+    }
+
+    mutating func timerFired(_ token: Int, context: inout RecognizerContext) {
+        if token == Self.durationTimer, context.state == .possible { context.fail() }
+    }
+
+    mutating func reset() {
+        held.removeAll()
+        recognizedDirection = nil
+        startCentroid = .zero
+    }
+
+    func values(at now: Timestamp) -> GestureValues {
+        GestureValues(
+            fingers: held.count,
+            location: startCentroid,
+            direction: recognizedDirection,
+            translation: held.isEmpty ? nil : held.centroid - held.startCentroid
+        )
+    }
+}

@@ -1,0 +1,189 @@
+/// Scripts for the common gestures. Positions are ``SurfacePoint``s (mm or fractions of the
+/// surface), distances millimetres, durations and times seconds, angles radians (positive =
+/// clockwise on the surface, spec §0.1). Several fingers are laid out side by side,
+/// ``fingerSpacingMillimeters`` apart, across the direction of motion.
+extension GestureSynthesizer {
+    /// Distance between neighbouring fingers of a multi-finger gesture, mm.
+    public static let fingerSpacingMillimeters = 15.0
+
+    /// Fingers down and up without moving.
+    public func tap(fingers: Int = 1, at point: SurfacePoint = .center, duration: Double = 0.05) -> GestureScript {
+        hold(fingers: fingers, at: point, duration: duration)
+    }
+
+    /// Two taps `interval` seconds apart (lift to touch-down).
+    public func doubleTap(fingers: Int = 1, at point: SurfacePoint = .center, interval: Double = 0.15) -> GestureScript {
+        tap(fingers: fingers, at: point).followed(by: tap(fingers: fingers, at: point), after: interval)
+    }
+
+    /// Fingers held still for `duration` seconds.
+    public func longPress(fingers: Int = 1, at point: SurfacePoint = .center, duration: Double = 0.8) -> GestureScript {
+        hold(fingers: fingers, at: point, duration: duration)
+    }
+
+    /// Fingers moving `distance` mm in `direction` over `duration` seconds, starting around
+    /// `start` (default: placed so that the swipe is centred on the surface).
+    public func swipe(
+        fingers: Int = 1,
+        direction: Direction,
+        distance: Double = 40,
+        duration: Double = 0.25,
+        from start: SurfacePoint? = nil
+    ) -> GestureScript {
+        let vector = Self.unitVector(direction) * distance
+        let origin = start.map(millimeters) ?? (millimeters(.center) - vector / 2)
+        return move(fingers: fingers, from: origin, by: vector, duration: duration, settle: 0.02)
+    }
+
+    /// Fingers placed at `from` and moved to `to` over `duration` seconds, after resting
+    /// `hold` seconds (a drag, or a pan when `hold` is 0).
+    public func drag(
+        fingers: Int = 1,
+        from start: SurfacePoint,
+        to end: SurfacePoint,
+        duration: Double = 0.5,
+        hold: Double = 0
+    ) -> GestureScript {
+        let origin = millimeters(start)
+        return move(fingers: fingers, from: origin, by: millimeters(end) - origin, duration: duration, settle: hold)
+    }
+
+    /// Two (or more) fingers on a circle of diameter `span` mm around `center`, spreading to
+    /// `span × scale` over `duration` seconds (`scale` < 1 pinches in, > 1 pinches out).
+    public func pinch(
+        scale: Double,
+        fingers: Int = 2,
+        at center: SurfacePoint = .center,
+        span: Double = 40,
+        duration: Double = 0.5
+    ) -> GestureScript {
+        circular(fingers: fingers, at: center, startRadius: span / 2, endRadius: span * scale / 2, angle: 0, duration: duration)
+    }
+
+    /// Two (or more) fingers `span` mm apart turning by `angle` radians (positive clockwise)
+    /// around `center` over `duration` seconds.
+    public func rotation(
+        angle: Double,
+        fingers: Int = 2,
+        at center: SurfacePoint = .center,
+        span: Double = 40,
+        duration: Double = 0.6
+    ) -> GestureScript {
+        circular(fingers: fingers, at: center, startRadius: span / 2, endRadius: span / 2, angle: angle, duration: duration)
+    }
+
+    /// Fingers starting 0.5 mm inside `edge`, halfway along it, moving `distance` mm inwards.
+    public func edgeSwipe(from edge: Edge, fingers: Int = 1, distance: Double = 30, duration: Double = 0.25) -> GestureScript {
+        let inset = 0.5
+        let start: PhysicalPoint
+        let direction: Direction
+        switch edge {
+        case .left:
+            start = PhysicalPoint(x: inset, y: height / 2)
+            direction = .right
+        case .right:
+            start = PhysicalPoint(x: width - inset, y: height / 2)
+            direction = .left
+        case .top:
+            start = PhysicalPoint(x: width / 2, y: inset)
+            direction = .down
+        case .bottom:
+            start = PhysicalPoint(x: width / 2, y: height - inset)
+            direction = .up
+        }
+        return move(fingers: fingers, from: start, by: Self.unitVector(direction) * distance, duration: duration, settle: 0)
+    }
+
+    // MARK: - Building blocks
+
+    private func hold(fingers: Int, at point: SurfacePoint, duration: Double) -> GestureScript {
+        let positions = layout(fingers: fingers, around: millimeters(point), across: PhysicalPoint(x: 1, y: 0))
+        return GestureScript(
+            strokes: positions.map { p in
+                GestureScript.Stroke(keyframes: [.init(time: 0, position: p), .init(time: duration, position: p)])
+            }
+        )
+    }
+
+    /// Fingers centred on `origin`, resting `settle` s, then moving by `vector` over `duration` s.
+    private func move(fingers: Int, from origin: PhysicalPoint, by vector: PhysicalPoint, duration: Double, settle: Double)
+        -> GestureScript
+    {
+        let across = vector.length > 0 ? PhysicalPoint(x: -vector.y, y: vector.x) / vector.length : PhysicalPoint(x: 1, y: 0)
+        let positions = layout(fingers: fingers, around: origin, across: across)
+        let steps = Swift.max(2, Int((duration / frameInterval).rounded()))
+        return GestureScript(
+            strokes: positions.map { start in
+                var keyframes = [GestureScript.Keyframe(time: 0, position: start)]
+                for step in 0...steps {
+                    let fraction = Double(step) / Double(steps)
+                    keyframes.append(.init(time: settle + duration * fraction, position: start + vector * fraction))
+                }
+                return GestureScript.Stroke(keyframes: keyframes)
+            }
+        )
+    }
+
+    /// Fingers evenly spaced on a circle whose radius and angle change linearly.
+    private func circular(
+        fingers: Int,
+        at center: SurfacePoint,
+        startRadius: Double,
+        endRadius: Double,
+        angle: Double,
+        duration: Double
+    ) -> GestureScript {
+        let middle = millimeters(center)
+        let count = Swift.max(2, fingers)
+        let steps = Swift.max(2, Int((duration / frameInterval).rounded()))
+        let settle = 0.02
+        return GestureScript(
+            strokes: (0..<count).map { finger in
+                let base = Double(finger) * 2 * Double.pi / Double(count) + Double.pi  // first finger on the left
+                var keyframes: [GestureScript.Keyframe] = []
+                for step in 0...steps {
+                    let fraction = Double(step) / Double(steps)
+                    let radius = startRadius + (endRadius - startRadius) * fraction
+                    let theta = base + angle * fraction
+                    let position = middle + PhysicalPoint(x: cosine(theta), y: sine(theta)) * radius
+                    if step == 0 { keyframes.append(.init(time: 0, position: position)) }
+                    keyframes.append(.init(time: settle + duration * fraction, position: position))
+                }
+                return GestureScript.Stroke(keyframes: keyframes)
+            }
+        )
+    }
+
+    /// `count` points centred on `center`, spaced along `across` (a unit vector).
+    private func layout(fingers count: Int, around center: PhysicalPoint, across: PhysicalPoint) -> [PhysicalPoint] {
+        let n = Swift.max(1, count)
+        return (0..<n).map { i in
+            center + across * ((Double(i) - Double(n - 1) / 2) * Self.fingerSpacingMillimeters)
+        }
+    }
+
+    private static func unitVector(_ direction: Direction) -> PhysicalPoint {
+        switch direction {
+        case .left: PhysicalPoint(x: -1, y: 0)
+        case .right: PhysicalPoint(x: 1, y: 0)
+        case .up: PhysicalPoint(x: 0, y: -1)
+        case .down: PhysicalPoint(x: 0, y: 1)
+        }
+    }
+}
+
+// The engine imports nothing, not even Glibc, so sine and cosine are computed here (Taylor
+// series after reducing to [-π, π]; 1e-12 accuracy is far beyond what device units resolve).
+private func sine(_ x: Double) -> Double {
+    var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+    if r > Double.pi { r -= 2 * Double.pi } else if r < -Double.pi { r += 2 * Double.pi }
+    var term = r
+    var sum = r
+    for n in 1..<20 {
+        term *= -r * r / Double((2 * n) * (2 * n + 1))
+        sum += term
+    }
+    return sum
+}
+
+private func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }

@@ -1,2 +1,0 @@
-// Placeholder: the argument parser lands with issue 3.
-enum GesturedCLISupportModule {}

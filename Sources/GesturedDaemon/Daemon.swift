@@ -1,0 +1,188 @@
+import GestureEngine
+import GesturedConfig
+public import GesturedLogging
+import GesturedProtocol
+import GesturedSystem
+
+/// What the daemon needs to start. Everything comes from `main` (arguments and environment
+/// read once, STYLE.md B13).
+public struct DaemonOptions: Sendable {
+    /// The main configuration file; nil = the installed `/etc/gestured/gestured.conf` (and
+    /// built-in defaults when that does not exist).
+    public var configPath: String?
+    /// Overrides `SocketPath=`.
+    public var socketPath: String?
+    public var environment: [String: String] = [:]
+    /// Replays to play as devices (daemon tests and `--demo`), instead of or beside udev.
+    public var replays: [ReplayRequest] = []
+    /// Follow udev and open real devices (off for pure replay runs).
+    public var useUdev = true
+    /// Stop when every replay has finished (demo).
+    public var exitAfterReplays = false
+
+    public init() {}
+}
+
+/// A recording to play through the daemon as a device.
+public struct ReplayRequest: Sendable {
+    public var node: String
+    public var recording: LoadedRecording
+    public var pacing: ReplayPacing
+
+    public init(node: String, recording: LoadedRecording, pacing: ReplayPacing) {
+        self.node = node
+        self.recording = recording
+        self.pacing = pacing
+    }
+}
+
+/// The service: loads the configuration, binds or adopts the socket, runs the input and IPC
+/// domains, and sequences reload and graceful shutdown (STYLE.md B1.5, B8).
+public final class Daemon: Sendable {
+    public let options: DaemonOptions
+    let logger: Logger
+    let state: DaemonState
+    let notifier: SystemdNotifier
+
+    public init(options: DaemonOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+        self.state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
+        self.notifier = SystemdNotifier(environment: options.environment)
+    }
+
+    /// Runs until SIGTERM/SIGINT (or the last replay with `exitAfterReplays`).
+    /// - Parameter ready: called once the socket accepts clients, with its path (tests).
+    public func run(ready: @Sendable (String) -> Void = { _ in }) async -> ExitCode {
+        ignoreBrokenPipeSignal()
+        // Load configuration first: a broken one must stop the daemon with EX_CONFIG before
+        // anything is bound, so systemd does not restart-loop (RestartPreventExitStatus=78).
+        let loaded: LoadedConfiguration
+        switch ConfigLoader.load(mainPath: options.configPath) {
+        case .success(let l):
+            loaded = l
+            for warning in l.warnings { logger.warning("Configuration warning", [("diagnostic", warning)]) }
+        case .failure(let failure):
+            for line in failure.lines { logger.error("Configuration error", [("diagnostic", line)]) }
+            logger.critical("Failed to load the configuration, not starting", [("config.path", failure.path)])
+            return .config
+        }
+        let current = ConfigurationBox(loaded)
+        state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
+
+        // The socket: inherited from systemd (gestured.socket) or bound here.
+        let listener: UnixListener
+        let socketPath = options.socketPath ?? loaded.daemon.socketPath
+        let fds = ListenFDs.descriptors(environment: options.environment, pid: ListenFDs.currentPID)
+        if let fd = fds.first, options.socketPath == nil {
+            listener = UnixListener.adopt(fileDescriptor: fd)
+            logger.notice("Using the socket passed by systemd", [("socket.fd", "\(fd)")])
+        } else {
+            do {
+                Files.makeDirectories(parentDirectory(of: socketPath))
+                let group = loaded.daemon.socketGroup.flatMap { groupID(named: $0) }
+                if let name = loaded.daemon.socketGroup, group == nil {
+                    logger.warning("Socket group does not exist, keeping the daemon's group", [("socket.group", name)])
+                }
+                listener = try UnixListener.bind(path: socketPath, mode: loaded.daemon.socketMode, group: group)
+            } catch {
+                logger.critical("Failed to bind the socket", [("socket.path", socketPath), ("error", error.description)])
+                return .failure
+            }
+        }
+
+        let server = IPCServer(
+            listener: listener,
+            settings: loaded.daemon.ipcSettings,
+            state: state,
+            logger: logger.with([("domain", "ipc")]),
+            reloadHandler: { [self] in await self.reload(current) }
+        )
+        self.server.set(server)
+        let hub = InputHub(publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
+        self.hub.set(hub)
+        await server.start()
+        ready(socketPath)
+
+        let signals = SignalSource()
+        let replaysDone = AsyncStream.makeStream(of: Void.self)
+        if options.useUdev { await hub.startHotplug() }
+        if !options.replays.isEmpty {
+            let remaining = Counter(options.replays.count)
+            for replay in options.replays {
+                let device = replay.recording.device
+                let kind = device.kind ?? .touchscreen
+                await hub.addReplay(node: replay.node, device: device, kind: kind, events: replay.recording.events, pacing: replay.pacing) {
+                    if remaining.decrement() == 0 { replaysDone.continuation.yield() }
+                }
+            }
+        }
+        let deviceCount = await hub.deviceNodes.count
+        notifier.notify("READY=1\nSTATUS=Watching \(deviceCount) touch device(s)")
+        logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
+
+        // Signals and (for the demo) the end of the replays, in one loop.
+        let events = AsyncStream.makeStream(of: String.self)
+        let signalTask = Task {
+            for await signal in signals.signals { events.continuation.yield(signal.name) }
+        }
+        let replayTask = Task {
+            for await _ in replaysDone.stream { events.continuation.yield("replays finished") }
+        }
+        var reason = "stopped"
+        loop: for await event in events.stream {
+            switch event {
+            case "SIGHUP":
+                notifier.notify("RELOADING=1")
+                if let failure = await reload(current) {
+                    logger.error("Reload failed, keeping the old configuration", [("error", failure)])
+                }
+                notifier.notify("READY=1")
+            case "replays finished":
+                if options.exitAfterReplays {
+                    reason = "replay finished"
+                    break loop
+                }
+            default:
+                reason = event
+                break loop
+            }
+        }
+        signalTask.cancel()
+        replayTask.cancel()
+        signals.cancel()
+
+        // Graceful shutdown: stop input (clients receive cancelled for gestures in flight),
+        // then tell clients and close them, then remove the socket.
+        notifier.notify("STOPPING=1")
+        logger.notice("Stopping", [("reason", reason)])
+        await hub.shutdown()
+        await server.flushPublished()
+        await server.shutdown(reason: reason)
+        return .success
+    }
+
+    let server = Holder<IPCServer>()
+    let hub = Holder<InputHub>()
+
+    /// Reloads the configuration; nil on success, or the problems found (old one kept).
+    func reload(_ current: ConfigurationBox) async -> String? {
+        let path = current.value.path ?? options.configPath
+        switch ConfigLoader.load(mainPath: path) {
+        case .failure(let failure):
+            return failure.lines.joined(separator: "; ")
+        case .success(let loaded):
+            current.value = loaded
+            state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
+            await server.get()?.update(settings: loaded.daemon.ipcSettings)
+            await hub.get()?.reconfigure(loaded.configurator)
+            logger.notice("Configuration reloaded", [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)")])
+            return nil
+        }
+    }
+}
+
+func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
+}

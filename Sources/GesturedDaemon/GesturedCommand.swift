@@ -1,0 +1,165 @@
+import Dispatch
+import GestureEngine
+public import GesturedCLISupport
+import GesturedClient
+import GesturedConfig
+import GesturedLogging
+import GesturedProtocol
+import GesturedSystem
+
+/// `gestured`'s command line: the daemon by default, or one of the modes that watch a single
+/// device, replay a recording, check a configuration or run the demo. In the library (not in
+/// `main.swift`) so tests can run it in-process.
+public enum GesturedCommand {
+    public static let version = "0.1.0"
+
+    static let usage = """
+        Usage:
+          gestured [--config FILE] [--socket PATH] [--verbose]
+              Run the daemon: follow every touch device (udev), recognize gestures, serve
+              clients on the socket (default /run/gestured/gestured.sock).
+          gestured --dry-run /dev/input/eventN [--json] [--config FILE]
+              Watch one device and print every gesture (no socket).
+          gestured --replay FILE [--description DESC] [--json] [--realtime] [--config FILE]
+              Run a recording (evemu, libinput record YAML, evtest log) through the same decoder
+              and engine, with the recording's timestamps as the clock.
+          gestured --demo [--json] [--speed X]
+              Replay the bundled demo recording through the real daemon: socket, engine and a
+              socket client printing what it receives.
+          gestured --check-config [FILE]
+              Print every configuration problem as file:line:column; exit 78 if any is an error.
+
+        Options:
+        """
+
+    static let parser = ArgumentParser([
+        .option("config", value: "FILE", help: "configuration file (default /etc/gestured/gestured.conf)"),
+        .option("socket", value: "PATH", help: "socket path (overrides SocketPath=)"),
+        .option("dry-run", value: "NODE", help: "watch one device and print its gestures"),
+        .option("replay", value: "FILE", help: "replay a recording"),
+        .option("description", value: "DESC", help: "device description for a recording without one"),
+        .flag("realtime", help: "replay at the recording's own pace"),
+        .option("speed", value: "X", help: "pace multiplier for --realtime and --demo (default 1)"),
+        .flag("demo", help: "replay the bundled recording through the daemon"),
+        .flag("check-config", help: "check the configuration and exit"),
+        .flag("json", help: "print one JSON object per event (the socket's schema)"),
+        .flag("verbose", help: "log per-gesture summaries and state transitions"),
+        .flag("version", help: "print the version"),
+        .flag("help", help: "show this help"),
+    ])
+
+    public static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
+        let parsed: ParsedArguments
+        do {
+            parsed = try parser.parse(arguments)
+        } catch {
+            writeStandardError("gestured: \(error)\nTry 'gestured --help'.\n")
+            return .usage
+        }
+        if parsed.has("help") {
+            writeStandardOutput(usage + "\n" + parser.helpText() + "\n")
+            return .success
+        }
+        if parsed.has("version") {
+            writeStandardOutput("gestured \(version) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))\n")
+            return .success
+        }
+        let logger = Logger(
+            label: "gestured",
+            level: parsed.has("verbose") ? .debug : (LogLevel(name: environment["GESTURED_LOG_LEVEL"] ?? "") ?? .notice),
+            sink: JournalSink(environment: environment, prefix: "gestured")
+        )
+        let modes = ["dry-run", "replay", "demo", "check-config"].filter { parsed.has($0) || parsed.value($0) != nil }
+        if modes.count > 1 {
+            writeStandardError("gestured: choose one of --\(modes.joined(separator: ", --"))\n")
+            return .usage
+        }
+        if parsed.has("check-config") {
+            return checkConfig(path: parsed.positionals.first ?? parsed.value("config"))
+        }
+        if let extra = parsed.positionals.first {
+            writeStandardError("gestured: unexpected argument '\(extra)'\nTry 'gestured --help'.\n")
+            return .usage
+        }
+        let speed = parsed.value("speed").flatMap(Double.init) ?? 1
+        guard speed > 0 else {
+            writeStandardError("gestured: --speed must be a positive number\n")
+            return .usage
+        }
+        if let node = parsed.value("dry-run") {
+            return await SingleDeviceRun.dryRun(node: node, configPath: parsed.value("config"), json: parsed.has("json"), logger: logger)
+        }
+        if let file = parsed.value("replay") {
+            return await SingleDeviceRun.replay(
+                file: file,
+                descriptionPath: parsed.value("description"),
+                configPath: parsed.value("config"),
+                json: parsed.has("json"),
+                pacing: parsed.has("realtime") ? .realtime(speed: speed) : .asFastAsPossible,
+                logger: logger
+            )
+        }
+        if parsed.has("demo") {
+            return await Demo.run(json: parsed.has("json"), speed: speed, configPath: parsed.value("config"), logger: logger)
+        }
+        var options = DaemonOptions()
+        options.configPath = parsed.value("config")
+        options.socketPath = parsed.value("socket")
+        options.environment = environment
+        return await Daemon(options: options, logger: logger).run()
+    }
+
+    /// `--check-config`: every diagnostic, then exit 0 (clean or warnings only) or 78.
+    static func checkConfig(path: String?) -> ExitCode {
+        switch ConfigLoader.load(mainPath: path) {
+        case .success(let loaded):
+            for warning in loaded.warnings { writeStandardError(warning + "\n") }
+            writeStandardOutput("\(loaded.path ?? "built-in defaults"): OK, \(loaded.gestureCount) gestures\n")
+            return .success
+        case .failure(let failure):
+            for line in failure.lines { writeStandardError(line + "\n") }
+            return .config
+        }
+    }
+}
+
+/// Prints published events to standard output, in order, off the input queue.
+final class PrintingPublisher: EventPublisher {
+    let json: Bool
+    let queue = DispatchQueue(label: "gestured.print")
+    let onDeviceRemoved: @Sendable (String) -> Void
+    private let origin = Holder<Int64>()
+
+    init(json: Bool, onDeviceRemoved: @escaping @Sendable (String) -> Void) {
+        self.json = json
+        self.onDeviceRemoved = onDeviceRemoved
+    }
+
+    func publish(_ events: [PublishedEvent]) {
+        queue.async { [self] in
+            var text = ""
+            let encoder = MessageEncoder()
+            for event in events {
+                let message: DaemonMessage
+                switch event {
+                case .gesture(let g): message = .gesture(g)
+                case .touch(let t): message = .touch(t)
+                case .deviceAdded(let d): message = .deviceAdded(d)
+                case .deviceRemoved(let d):
+                    message = .deviceRemoved(d)
+                    onDeviceRemoved(d.device)
+                }
+                if json {
+                    if let line = try? encoder.encodeString(message) { text += line + "\n" }
+                } else {
+                    if case .gesture(let g) = event, origin.get() == nil { origin.set(g.timeUS) }
+                    if let line = HumanFormat.line(message, originMicroseconds: origin.get() ?? 0) { text += line + "\n" }
+                }
+            }
+            writeStandardOutput(text)
+        }
+    }
+
+    /// Waits until everything published so far is printed.
+    func drain() { queue.sync {} }
+}

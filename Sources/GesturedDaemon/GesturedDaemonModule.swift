@@ -1,2 +1,0 @@
-// Placeholder: the daemon lands with issue 4.
-enum GesturedDaemonModule {}

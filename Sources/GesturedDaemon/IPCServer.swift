@@ -1,0 +1,358 @@
+import Dispatch
+public import GesturedLogging
+import GesturedProtocol
+public import GesturedSystem
+
+/// Limits and permissions of the client side (from `[Daemon]` in gestured.conf).
+public struct IPCSettings: Sendable {
+    public var maxClients = 512
+    public var outboxSoftLimit = 256
+    public var outboxHardLimit = 2048
+    /// Group whose members (and root) may subscribe to raw touches; nil = nobody but root.
+    public var rawTouchGroup: UInt32?
+    public var daemonVersion = "0.1.0"
+
+    public init() {}
+}
+
+/// The socket server (STYLE.md B8): owns the listener and every client session, on its own
+/// queue, so nothing a client does can delay input. Input publishes through
+/// ``publish(_:)``, which only enqueues onto this queue.
+public actor IPCServer: EventPublisher {
+    let executor: QueueExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let listener: UnixListener
+    private var acceptSource: (any DispatchSourceRead)?
+    private var clients: [Int: ClientSession] = [:]
+    private var nextClientID = 1
+    private var settings: IPCSettings
+    private let logger: Logger
+    private let state: DaemonState
+    private let encoder = MessageEncoder()
+    private let decoder = MessageDecoder()
+    private let reloadHandler: @Sendable () async -> String?
+    private var isShuttingDown = false
+
+    /// - Parameter reloadHandler: reloads the configuration; returns nil on success or the
+    ///   error text.
+    public init(
+        listener: UnixListener,
+        settings: IPCSettings,
+        state: DaemonState,
+        logger: Logger,
+        reloadHandler: @escaping @Sendable () async -> String?
+    ) {
+        self.executor = QueueExecutor(label: "gestured.ipc")
+        self.listener = listener
+        self.settings = settings
+        self.state = state
+        self.logger = logger
+        self.reloadHandler = reloadHandler
+    }
+
+    /// Starts accepting clients.
+    public func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.fileDescriptor, queue: executor.queue)
+        source.setEventHandler { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
+        source.resume()
+        acceptSource = source
+    }
+
+    public func update(settings: IPCSettings) { self.settings = settings }
+
+    public var clientCount: Int { clients.count }
+
+    // MARK: Publishing (called from the input queue)
+
+    public nonisolated func publish(_ events: [PublishedEvent]) {
+        guard !events.isEmpty else { return }
+        executor.queue.async { [self] in
+            self.assumeIsolated { $0.fanOut(events) }
+        }
+    }
+
+    private func fanOut(_ events: [PublishedEvent]) {
+        for event in events {
+            let message: DaemonMessage
+            var coalesceKey: String?
+            switch event {
+            case .gesture(let g):
+                message = .gesture(g)
+                if g.state == .changed { coalesceKey = g.gestureID }
+            case .touch(let t): message = .touch(t)
+            case .deviceAdded(let d): message = .deviceAdded(d)
+            case .deviceRemoved(let d): message = .deviceRemoved(d)
+            }
+            guard let bytes = try? encoder.encode(message) else {
+                logger.error("Failed to encode an event, dropping it", [("event.type", message.type)])
+                continue
+            }
+            for (id, client) in clients where client.wants(event) {
+                switch client.outbox.enqueue(bytes, coalesceKey: coalesceKey) {
+                case .queued, .coalesced: flush(id)
+                case .overflow: overflow(id)
+                }
+            }
+        }
+    }
+
+    // MARK: Clients
+
+    private func acceptPending() {
+        while true {
+            let outcome: IOResult<UnixConnection>
+            do {
+                outcome = try listener.accept()
+            } catch {
+                logger.warning("Failed to accept a client, ignoring", [("error", error.description)])
+                return
+            }
+            guard case .processed(let connection) = outcome else { return }
+            if clients.count >= settings.maxClients || isShuttingDown {
+                let reply = ErrorReply(code: .notPermitted, message: "too many clients (MaxClients=\(settings.maxClients))")
+                if let bytes = try? encoder.encode(.error(reply)) { _ = try? connection.write(bytes) }
+                connection.close()
+                logger.warning("Refused a client: too many clients", [("clients.max", "\(settings.maxClients)")])
+                continue
+            }
+            let id = nextClientID
+            nextClientID += 1
+            let session = ClientSession(id: id, connection: connection, outboxSoft: settings.outboxSoftLimit, outboxHard: settings.outboxHardLimit)
+            let source = DispatchSource.makeReadSource(fileDescriptor: connection.fileDescriptor, queue: executor.queue)
+            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.readable(id) } }
+            session.readSource = source
+            clients[id] = session
+            source.resume()
+            let cred = connection.credentials
+            logger.notice(
+                "Client connected",
+                [("client.id", "\(id)"), ("client.pid", "\(cred?.pid ?? -1)"), ("client.uid", "\(cred?.uid ?? 0)"), ("client.gid", "\(cred?.gid ?? 0)")]
+            )
+        }
+    }
+
+    private func readable(_ id: Int) {
+        guard let client = clients[id] else { return }
+        // Read at most a few chunks per wake-up so one chatty client cannot starve the others.
+        for _ in 0..<4 {
+            let outcome: ReadOutcome
+            do {
+                outcome = try client.connection.read()
+            } catch {
+                close(id, reason: "read failed: \(error)")
+                return
+            }
+            switch outcome {
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                close(id, reason: "client closed the connection")
+                return
+            case .bytes(let bytes):
+                for event in client.framer.append(bytes) {
+                    switch event {
+                    case .line(let line):
+                        handle(line: line, from: id)
+                    case .tooLong(let length):
+                        send(.error(ErrorReply(code: .lineTooLong, message: "request line longer than \(client.framer.maximumLineLength) bytes (\(length) seen); closing")), to: id)
+                        closeAfterFlush(id, reason: "line too long")
+                        return
+                    }
+                    if clients[id]?.isClosing ?? true { return }
+                }
+            }
+        }
+    }
+
+    private func handle(line: [UInt8], from id: Int) {
+        guard let client = clients[id] else { return }
+        let message: ClientMessage
+        do {
+            message = try decoder.decodeRequest(line)
+        } catch {
+            logger.info("Client sent a bad request", [("client.id", "\(id)"), ("error", error.description)])
+            send(error.reply, to: id)
+            return
+        }
+        let requestID = message.id
+        switch message.request {
+        case .hello(let hello):
+            client.name = hello.clientName
+            guard hello.protocolVersion == ProtocolVersion.major else {
+                send(.error(ErrorReply(id: requestID, code: .versionMismatch, message: "protocol version \(hello.protocolVersion) is not supported; this daemon speaks \(ProtocolVersion.major).\(ProtocolVersion.minor)")), to: id)
+                closeAfterFlush(id, reason: "version mismatch")
+                return
+            }
+            var capabilities = [Capability.gestures, Capability.hotplug, Capability.reload]
+            if mayReceiveRawTouches(client) { capabilities.append(Capability.rawTouches) }
+            send(.hello(HelloReply(id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted())), to: id)
+            logger.info("Client said hello", [("client.id", "\(id)"), ("client.name", hello.clientName)])
+        case .subscribe(let subscription):
+            if subscription.wantsRawTouches && !mayReceiveRawTouches(client) {
+                send(.error(ErrorReply(id: requestID, code: .notPermitted, message: "raw touches are not allowed for this client's user (see AllowRawTouchesForGroup= in gestured.conf(5))")), to: id)
+                return
+            }
+            client.subscription = subscription
+            send(.ok(OkReply(id: requestID, request: "subscribe")), to: id)
+        case .unsubscribe:
+            client.subscription = nil
+            send(.ok(OkReply(id: requestID, request: "unsubscribe")), to: id)
+        case .listDevices:
+            send(.devices(DevicesReply(id: requestID, devices: state.devices)), to: id)
+        case .status:
+            let reply = StatusReply(
+                id: requestID,
+                daemonVersion: settings.daemonVersion,
+                uptimeUS: MonotonicClock.nowMicroseconds() - state.startedAtMicroseconds,
+                clients: clients.count,
+                devices: state.devices.count,
+                gesturesEmitted: state.gesturesEmitted,
+                configPath: state.configPath,
+                gestures: state.gestureCount
+            )
+            send(.status(reply), to: id)
+        case .reload:
+            let handler = reloadHandler
+            Task {
+                let failure = await handler()
+                if let failure {
+                    self.send(.error(ErrorReply(id: requestID, code: .badRequest, message: "reload failed, keeping the old configuration: \(failure)")), to: id)
+                } else {
+                    self.send(.ok(OkReply(id: requestID, request: "reload")), to: id)
+                }
+            }
+        case .ping:
+            send(.ok(OkReply(id: requestID, request: "ping")), to: id)
+        }
+    }
+
+    private func mayReceiveRawTouches(_ client: ClientSession) -> Bool {
+        guard let cred = client.connection.credentials else { return false }
+        if cred.uid == 0 { return true }
+        guard let group = settings.rawTouchGroup else { return false }
+        return groupIDs(ofUser: cred.uid, primaryGroup: cred.gid).contains(group)
+    }
+
+    private func send(_ message: DaemonMessage, to id: Int) {
+        guard let client = clients[id], let bytes = try? encoder.encode(message) else { return }
+        // Replies are never dropped for being over the soft limit; a client that does not
+        // read its replies eventually overflows like any other.
+        if client.outbox.enqueue(bytes) == .overflow {
+            overflow(id)
+            return
+        }
+        flush(id)
+    }
+
+    private func flush(_ id: Int) {
+        guard let client = clients[id] else { return }
+        while let pending = client.outbox.pendingBytes {
+            let result: IOResult<Int>
+            do {
+                result = try client.connection.write(pending)
+            } catch {
+                close(id, reason: "write failed: \(error)")
+                return
+            }
+            switch result {
+            case .processed(let n):
+                client.outbox.consume(n)
+            case .wouldBlock:
+                if client.writeSource == nil {
+                    let source = DispatchSource.makeWriteSource(fileDescriptor: client.connection.fileDescriptor, queue: executor.queue)
+                    source.setEventHandler { [weak self] in self?.assumeIsolated { $0.flush(id) } }
+                    client.writeSource = source
+                    source.resume()
+                }
+                return
+            }
+        }
+        client.writeSource?.cancel()
+        client.writeSource = nil
+        if client.isClosing { close(id, reason: client.closeReason) }
+    }
+
+    private func overflow(_ id: Int) {
+        guard let client = clients[id], !client.isClosing else { return }
+        let queued = client.outbox.count
+        logger.warning("Client too slow, disconnecting", [("client.id", "\(id)"), ("client.name", client.name), ("queued", "\(queued)")])
+        if let bytes = try? encoder.encode(.overflow(OverflowEvent(queued: queued, message: "client did not read fast enough; disconnecting"))) {
+            client.outbox.enqueueFinal(bytes)
+        }
+        // Give the kernel buffer one chance to take what is queued, then close either way:
+        // a slow client must not hold memory or a descriptor.
+        client.isClosing = true
+        client.closeReason = "overflow"
+        flush(id)
+        close(id, reason: "overflow")
+    }
+
+    private func closeAfterFlush(_ id: Int, reason: String) {
+        guard let client = clients[id] else { return }
+        client.isClosing = true
+        client.closeReason = reason
+        client.readSource?.cancel()
+        client.readSource = nil
+        flush(id)
+    }
+
+    private func close(_ id: Int, reason: String) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        client.readSource?.cancel()
+        client.writeSource?.cancel()
+        client.connection.close()
+        logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
+    }
+
+    /// Returns once every event published before this call has been fanned out: actor jobs
+    /// and ``publish(_:)`` blocks share one FIFO queue, so this no-op is a barrier.
+    public func flushPublished() {}
+
+    /// Tells every client the daemon stops, gives their sockets what is queued, closes them
+    /// and the listener (which removes the socket file when the daemon bound it).
+    public func shutdown(reason: String) {
+        isShuttingDown = true
+        acceptSource?.cancel()
+        acceptSource = nil
+        for id in clients.keys.sorted() {
+            guard let client = clients[id], let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) else { continue }
+            client.outbox.enqueueFinal(bytes)
+            client.isClosing = true
+            client.closeReason = "daemon shutting down"
+            flush(id)
+            close(id, reason: "daemon shutting down")
+        }
+        listener.close()
+    }
+}
+
+/// One connected client; confined to the IPC actor.
+final class ClientSession {
+    let id: Int
+    let connection: UnixConnection
+    var name = "unnamed"
+    var framer = LineFramer()
+    var outbox: Outbox
+    var subscription: SubscribeRequest?
+    var readSource: (any DispatchSourceRead)?
+    var writeSource: (any DispatchSourceWrite)?
+    var isClosing = false
+    var closeReason = ""
+
+    init(id: Int, connection: UnixConnection, outboxSoft: Int, outboxHard: Int) {
+        self.id = id
+        self.connection = connection
+        self.outbox = Outbox(softLimit: outboxSoft, hardLimit: outboxHard)
+    }
+
+    func wants(_ event: PublishedEvent) -> Bool {
+        guard let subscription, !isClosing else { return false }
+        switch event {
+        case .gesture(let g): return subscription.matches(g)
+        case .touch(let t): return subscription.wantsRawTouches && subscription.matchesDevice(node: t.device, name: "")
+        case .deviceAdded(let d): return subscription.matchesDevice(node: d.device, name: d.name)
+        case .deviceRemoved(let d): return subscription.matchesDevice(node: d.device, name: d.name)
+        }
+    }
+}

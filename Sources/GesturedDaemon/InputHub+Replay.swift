@@ -1,0 +1,116 @@
+import Dispatch
+public import GestureEngine
+import GesturedProtocol
+
+/// How a replayed recording is paced.
+public enum ReplayPacing: Sendable, Equatable {
+    /// As fast as possible: the recording's timestamps are the only clock (tests, `--replay`).
+    case asFastAsPossible
+    /// At the recording's own speed, scaled (1 = real time); deadlines fire on time.
+    case realtime(speed: Double)
+}
+
+/// A recording played through the daemon as if it were a device (the replay input back-end,
+/// STYLE.md B13 tier 6): the same pipeline, publisher and clients as a live device.
+final class ReplaySession {
+    let node: String
+    var pipeline: GesturePipeline
+    let events: [RawEvent]
+    var index = 0
+    let pacing: ReplayPacing
+    /// Monotonic µs at which the recording's first event is played.
+    var wallOrigin: Int64 = 0
+    var recordingOrigin: Int64 = 0
+    let completion: @Sendable () -> Void
+
+    init(node: String, pipeline: GesturePipeline, events: [RawEvent], pacing: ReplayPacing, completion: @escaping @Sendable () -> Void) {
+        self.node = node
+        self.pipeline = pipeline
+        self.events = events
+        self.pacing = pacing
+        self.completion = completion
+    }
+}
+
+extension InputHub {
+    /// Plays `events` as device `node` (a name like `replay:demo.evemu`), publishing
+    /// `device_added`, the gestures, and `device_removed` at the end.
+    /// - Parameter completion: called on the input queue when the replay has finished.
+    public func addReplay(
+        node: String,
+        device: DeviceDescription,
+        kind: DeviceKind,
+        events: [RawEvent],
+        pacing: ReplayPacing,
+        completion: @escaping @Sendable () -> Void = {}
+    ) {
+        let configuration = configurator(device, kind, [:]) ?? EngineConfiguration()
+        let session = ReplaySession(
+            node: node,
+            pipeline: GesturePipeline(node: node, device: device, configuration: configuration),
+            events: events,
+            pacing: pacing,
+            completion: completion
+        )
+        replays[node] = session
+        let info = WireMapping.deviceInfo(node: node, device: device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        state.setDevice(info)
+        publisher.publish([.deviceAdded(info)])
+        logger.notice("Replay started", [("device.node", node), ("device.name", device.name), ("events", "\(events.count)")])
+        switch pacing {
+        case .asFastAsPossible:
+            var outputs = session.pipeline.feed(events)
+            outputs += session.pipeline.drainDeadlines()
+            publishReplay(outputs, session)
+            finishReplay(node)
+        case .realtime:
+            session.wallOrigin = MonotonicClock.nowMicroseconds()
+            session.recordingOrigin = events.first?.time.microseconds ?? 0
+            stepReplay(node)
+        }
+    }
+
+    private func publishReplay(_ outputs: [EngineOutput], _ session: ReplaySession) {
+        guard !outputs.isEmpty else { return }
+        state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
+        publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device))
+    }
+
+    /// Plays everything due by now (recording time), fires due deadlines, and schedules the
+    /// next step for the earlier of the next event and the next deadline.
+    private func stepReplay(_ node: String) {
+        guard let session = replays[node], case .realtime(let speed) = session.pacing else { return }
+        let elapsedWall = MonotonicClock.nowMicroseconds() - session.wallOrigin
+        let nowRecording = session.recordingOrigin + Int64(Double(elapsedWall) * speed)
+        var outputs: [EngineOutput] = []
+        // Deadlines that fall before the next event fire first, at their own time.
+        while let deadline = session.pipeline.nextDeadline, deadline.microseconds <= nowRecording,
+            session.index >= session.events.count || deadline < session.events[session.index].time
+        {
+            outputs += session.pipeline.advance(to: deadline)
+        }
+        while session.index < session.events.count, session.events[session.index].time.microseconds <= nowRecording {
+            outputs += session.pipeline.feed(CollectionOfOne(session.events[session.index]))
+            session.index += 1
+        }
+        publishReplay(outputs, session)
+        guard session.index < session.events.count || session.pipeline.nextDeadline != nil else {
+            finishReplay(node)
+            return
+        }
+        var next = session.index < session.events.count ? session.events[session.index].time.microseconds : Int64.max
+        if let deadline = session.pipeline.nextDeadline { next = min(next, deadline.microseconds) }
+        let delay = max(0, Int(Double(next - nowRecording) / speed))
+        executor.queue.asyncAfter(deadline: .now() + .microseconds(delay)) { [weak self] in
+            self?.assumeIsolated { $0.stepReplay(node) }
+        }
+    }
+
+    private func finishReplay(_ node: String) {
+        guard let session = replays.removeValue(forKey: node) else { return }
+        state.removeDevice(node: node)
+        publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
+        logger.notice("Replay finished", [("device.node", node)])
+        session.completion()
+    }
+}

@@ -1,0 +1,287 @@
+import Dispatch
+public import GestureEngine
+public import GesturedLogging
+import GesturedProtocol
+public import GesturedSystem
+
+/// Chooses the engine configuration for a device; nil means "not ours" (no rule matched, or
+/// the device is disabled). Supplied by the daemon from the loaded configuration.
+public typealias DeviceConfigurator = @Sendable (_ device: DeviceDescription, _ kind: DeviceKind, _ udevProperties: [String: String]) -> EngineConfiguration?
+
+/// The input domain (STYLE.md B8): every device session, its engine and the single timer live
+/// on one queue. Frames are handled in order, on one thread; clients never block it: results
+/// go to an ``EventPublisher`` that only enqueues.
+public actor InputHub {
+    let executor: QueueExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private var sessions: [String: DeviceSession] = [:]
+    private var timer: (any DispatchSourceTimer)?
+    private var armedDeadline: Int64?
+    private var monitor: UdevMonitor?
+    private var monitorSource: (any DispatchSourceRead)?
+    let publisher: any EventPublisher
+    let state: DaemonState
+    let logger: Logger
+    var configurator: DeviceConfigurator
+    var replays: [String: ReplaySession] = [:]
+    /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
+    private var ignored: [String: String] = [:]
+
+    public init(publisher: any EventPublisher, state: DaemonState, logger: Logger, configurator: @escaping DeviceConfigurator) {
+        self.executor = QueueExecutor(label: "gestured.input")
+        self.publisher = publisher
+        self.state = state
+        self.logger = logger
+        self.configurator = configurator
+    }
+
+    public var deviceNodes: [String] { sessions.keys.sorted() }
+
+    // MARK: Hot-plug
+
+    /// Starts the udev monitor first (so nothing is missed), then opens every input device
+    /// already present.
+    public func startHotplug() {
+        do {
+            let monitor = try UdevMonitor()
+            let source = DispatchSource.makeReadSource(fileDescriptor: monitor.fileDescriptor, queue: executor.queue)
+            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
+            source.resume()
+            self.monitor = monitor
+            self.monitorSource = source
+        } catch {
+            logger.error("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
+        }
+        do {
+            for device in try UdevEnumerator.inputDevices() {
+                addDevice(node: device.devnode, udevProperties: device.properties)
+            }
+        } catch {
+            logger.error("Failed to enumerate input devices", [("error", "\(error)")])
+        }
+        updateStatus()
+    }
+
+    private func udevReadable() {
+        guard let monitor else { return }
+        while let event = monitor.receive() {
+            switch event.action {
+            case "add":
+                addDevice(node: event.devnode, udevProperties: event.properties)
+            case "remove":
+                removeDevice(node: event.devnode, reason: "udev remove")
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Devices
+
+    /// Opens `node` when it is a touch device the configuration wants.
+    public func addDevice(node: String, udevProperties: [String: String] = [:]) {
+        guard node.hasPrefix("/dev/input/event"), sessions[node] == nil else { return }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: node)
+        } catch {
+            // Not every event node is readable or ours; a device we cannot open is logged
+            // once and skipped, never fatal.
+            ignored[node] = error.description
+            logger.warning("Failed to open input device, ignoring", [("device.node", node), ("error", error.userFacingDescription)])
+            return
+        }
+        let description = device.description
+        let kind: DeviceKind
+        switch DeviceClassifier.classify(description) {
+        case .success(let k): kind = k
+        case .failure(let why):
+            ignored[node] = why.description
+            logger.debug("Not a touch device, ignoring", [("device.node", node), ("device.name", description.name), ("reason", why.description)])
+            return
+        }
+        guard let configuration = configurator(description, kind, udevProperties) else {
+            ignored[node] = "no configuration matches"
+            logger.info("No configuration matches device, ignoring", [("device.node", node), ("device.name", description.name)])
+            return
+        }
+        let session = DeviceSession(
+            node: node,
+            kind: kind,
+            device: device,
+            udevProperties: udevProperties,
+            pipeline: GesturePipeline(node: node, device: description, configuration: configuration)
+        )
+        let source = DispatchSource.makeReadSource(fileDescriptor: device.fileDescriptor, queue: executor.queue)
+        source.setEventHandler { [weak self] in self?.assumeIsolated { $0.readable(node) } }
+        session.readSource = source
+        sessions[node] = session
+        ignored[node] = nil
+        source.resume()
+        let info = WireMapping.deviceInfo(node: node, device: description, kind: kind, gestures: configuration.recognizers.map(\.name))
+        state.setDevice(info)
+        publisher.publish([.deviceAdded(info)])
+        logger.notice(
+            "Device added",
+            [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
+             ("gestures", "\(configuration.recognizers.count)")]
+        )
+        if !description.hasResolution {
+            logger.warning("Device reports no resolution; millimetres are estimated at 6.3 units/mm, set WidthMM=/HeightMM= in gestured.conf", [("device.node", node)])
+        }
+        updateStatus()
+    }
+
+    /// Closes a device; its gestures in flight are published as cancelled.
+    public func removeDevice(node: String, reason: String) {
+        guard let session = sessions.removeValue(forKey: node) else { return }
+        let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        let outputs = session.pipeline.cancelAll(at: now)
+        publish(outputs, from: session)
+        session.readSource?.cancel()
+        session.device.close()
+        state.removeDevice(node: node)
+        publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
+        logger.notice("Device removed", [("device.node", node), ("device.name", session.pipeline.device.name), ("reason", reason)])
+        rearmTimer()
+        updateStatus()
+    }
+
+    private func readable(_ node: String) {
+        guard let session = sessions[node] else { return }
+        let outcome: EvdevReadOutcome
+        do {
+            outcome = try session.device.readAvailable()
+        } catch {
+            logger.error("Failed to read input device, closing it", [("device.node", node), ("error", error.description)])
+            removeDevice(node: node, reason: "read error")
+            return
+        }
+        switch outcome {
+        case .events(let events):
+            let outputs = session.pipeline.feed(events)
+            publish(outputs, from: session)
+            logDiagnostics(session)
+            rearmTimer()
+        case .removed:
+            removeDevice(node: node, reason: "device gone (ENODEV)")
+        }
+    }
+
+    // MARK: Timer
+
+    /// One timer for every engine (STYLE.md B8): armed for the earliest deadline, disarmed when
+    /// there is none, so an idle daemon sleeps in the kernel.
+    private func rearmTimer() {
+        let next = sessions.values.compactMap { $0.pipeline.nextDeadline?.microseconds }.min()
+        guard next != armedDeadline else { return }
+        armedDeadline = next
+        guard let next else {
+            timer?.cancel()
+            timer = nil
+            return
+        }
+        if timer == nil {
+            let source = DispatchSource.makeTimerSource(queue: executor.queue)
+            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.timerFired() } }
+            source.resume()
+            timer = source
+        }
+        let delay = max(0, next - MonotonicClock.nowMicroseconds())
+        timer?.schedule(deadline: .now() + .microseconds(Int(delay)), leeway: .microseconds(200))
+    }
+
+    private func timerFired() {
+        armedDeadline = nil
+        let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        for node in sessions.keys.sorted() {
+            guard let session = sessions[node], let deadline = session.pipeline.nextDeadline, deadline <= now else { continue }
+            publish(session.pipeline.advance(to: now), from: session)
+            logDiagnostics(session)
+        }
+        rearmTimer()
+    }
+
+    // MARK: Configuration
+
+    /// Applies a new configuration: every open device gets its new engine configuration
+    /// (gestures in flight on changed recognizers are cancelled); devices that no longer match
+    /// are closed.
+    public func reconfigure(_ configurator: @escaping DeviceConfigurator) {
+        self.configurator = configurator
+        let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        for node in sessions.keys.sorted() {
+            guard let session = sessions[node] else { continue }
+            guard let configuration = configurator(session.pipeline.device, session.kind, session.udevProperties) else {
+                removeDevice(node: node, reason: "no longer matched by the configuration")
+                continue
+            }
+            publish(session.pipeline.reconfigure(configuration, at: now), from: session)
+            state.setDevice(
+                WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: configuration.recognizers.map(\.name))
+            )
+        }
+        rearmTimer()
+        updateStatus()
+    }
+
+    /// Cancels every gesture in flight and closes all devices (graceful shutdown).
+    public func shutdown() {
+        monitorSource?.cancel()
+        monitorSource = nil
+        monitor = nil
+        for node in sessions.keys.sorted() { removeDevice(node: node, reason: "daemon stopping") }
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: Helpers
+
+    func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
+        guard !outputs.isEmpty else { return }
+        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device)
+        state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
+        publisher.publish(events)
+    }
+
+    func logDiagnostics(_ session: DeviceSession) {
+        for diagnostic in session.pipeline.drainDiagnostics() {
+            switch diagnostic {
+            case .transition:
+                logger.debug("Gesture state transition", [("device.node", session.node), ("transition", diagnostic.description)])
+            case .kernelBug, .engineBug, .configuration:
+                let now = MonotonicClock.nowMicroseconds()
+                switch session.diagnosticLimiter.check(now: now) {
+                case .pass:
+                    logger.warning("Device or engine problem, ignoring", [("device.node", session.node), ("problem", diagnostic.description)])
+                case .passAndSuppressFurther:
+                    logger.warning("Device or engine problem, ignoring; suppressing further messages for a while", [("device.node", session.node), ("problem", diagnostic.description)])
+                case .suppress:
+                    continue
+                }
+            }
+        }
+    }
+
+    private func updateStatus() {}
+}
+
+/// One open device: its evdev handle, read source and pipeline. Confined to the input actor.
+final class DeviceSession {
+    let node: String
+    let kind: DeviceKind
+    let device: EvdevDevice
+    let udevProperties: [String: String]
+    var pipeline: GesturePipeline
+    var readSource: (any DispatchSourceRead)?
+    var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
+
+    init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {
+        self.node = node
+        self.kind = kind
+        self.device = device
+        self.udevProperties = udevProperties
+        self.pipeline = pipeline
+    }
+}

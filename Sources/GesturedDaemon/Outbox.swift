@@ -1,0 +1,88 @@
+/// A client's bounded queue of encoded lines (STYLE.md B8: limits live per client).
+///
+/// Below `softLimit` queued lines every line is kept. At or above it, a `changed` event for a
+/// gesture whose previous `changed` is still queued (and not yet partly written) replaces that
+/// one in place: a slow client sees fewer intermediate updates but every `began`, `ended` and
+/// `cancelled`. When `hardLimit` lines are queued the outbox refuses further lines; the server
+/// then sends an `overflow` message and disconnects the client.
+public struct Outbox: Sendable {
+    public enum EnqueueResult: Equatable, Sendable {
+        case queued
+        case coalesced
+        case overflow
+    }
+
+    struct Entry: Sendable {
+        var bytes: [UInt8]
+        /// Set for coalescible `changed` events: the gesture id.
+        var coalesceKey: String?
+    }
+
+    public let softLimit: Int
+    public let hardLimit: Int
+    private var entries: [Entry] = []
+    private var head = 0
+    /// Bytes of `entries[head]` already written.
+    private var writtenOfHead = 0
+    /// Index of the queued coalescible entry for a gesture id.
+    private var pendingChanged: [String: Int] = [:]
+
+    public init(softLimit: Int = 256, hardLimit: Int = 1024) {
+        precondition(softLimit > 0 && hardLimit >= softLimit, "outbox limits must satisfy 0 < soft <= hard")
+        self.softLimit = softLimit
+        self.hardLimit = hardLimit
+    }
+
+    /// Lines waiting (including a partly written one).
+    public var count: Int { entries.count - head }
+    public var isEmpty: Bool { count == 0 }
+
+    /// Queues one encoded line.
+    /// - Parameter coalesceKey: the gesture id for a `changed` event, nil for anything else.
+    public mutating func enqueue(_ bytes: [UInt8], coalesceKey: String? = nil) -> EnqueueResult {
+        if let key = coalesceKey, count >= softLimit, let index = pendingChanged[key], index >= head,
+            !(index == head && writtenOfHead > 0)
+        {
+            entries[index].bytes = bytes
+            return .coalesced
+        }
+        if count >= hardLimit { return .overflow }
+        entries.append(Entry(bytes: bytes, coalesceKey: coalesceKey))
+        if let key = coalesceKey {
+            pendingChanged[key] = entries.count - 1
+        }
+        return .queued
+    }
+
+    /// Queues a line ignoring the limits (the final `overflow`/`shutdown` message).
+    public mutating func enqueueFinal(_ bytes: [UInt8]) {
+        entries.append(Entry(bytes: bytes, coalesceKey: nil))
+    }
+
+    /// The unwritten bytes of the head line, or nil when empty.
+    public var pendingBytes: ArraySlice<UInt8>? {
+        guard head < entries.count else { return nil }
+        return entries[head].bytes[writtenOfHead...]
+    }
+
+    /// Records that `n` bytes of ``pendingBytes`` were written.
+    public mutating func consume(_ n: Int) {
+        guard head < entries.count else { return }
+        writtenOfHead += n
+        if writtenOfHead >= entries[head].bytes.count {
+            if let key = entries[head].coalesceKey, pendingChanged[key] == head {
+                pendingChanged[key] = nil
+            }
+            head += 1
+            writtenOfHead = 0
+            compactIfNeeded()
+        }
+    }
+
+    private mutating func compactIfNeeded() {
+        guard head > 64, head * 2 > entries.count else { return }
+        entries.removeFirst(head)
+        pendingChanged = pendingChanged.compactMapValues { $0 - head >= 0 ? $0 - head : nil }
+        head = 0
+    }
+}

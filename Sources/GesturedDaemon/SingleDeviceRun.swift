@@ -1,0 +1,91 @@
+import GestureEngine
+import GesturedCLISupport
+import GesturedLogging
+import GesturedSystem
+
+/// `--dry-run` and `--replay`: one device (live or recorded) through the daemon's own input
+/// hub and pipeline, printed instead of served.
+enum SingleDeviceRun {
+    static func dryRun(node: String, configPath: String?, json: Bool, logger: Logger) async -> ExitCode {
+        // Check the node here first so the user gets one sentence about what to do, rather
+        // than the daemon's "ignoring" log line.
+        let description: DeviceDescription
+        do {
+            let device = try EvdevDevice(path: node)
+            description = device.description
+            device.close()
+        } catch {
+            writeStandardError("gestured: \(error.userFacingDescription)\n")
+            return error.errno == .noSuchFileOrDirectory ? .noInput : .failure
+        }
+        if case .failure(let why) = DeviceClassifier.classify(description) {
+            writeStandardError("gestured: '\(node)' ('\(description.name)') is not a touch device: \(why.description)\n")
+            return .failure
+        }
+        let loaded: LoadedConfiguration
+        switch ConfigLoader.load(mainPath: configPath) {
+        case .success(let l): loaded = l
+        case .failure(let failure):
+            for line in failure.lines { writeStandardError(line + "\n") }
+            return .config
+        }
+        let ended = AsyncStream.makeStream(of: String.self)
+        let printer = PrintingPublisher(json: json) { _ in ended.continuation.yield("device removed") }
+        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
+        let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
+        await hub.addDevice(node: node, udevProperties: [:])
+        guard await hub.deviceNodes.contains(node) else {
+            writeStandardError("gestured: no gesture in the configuration applies to '\(node)' ('\(description.name)')\n")
+            return .config
+        }
+        if !json {
+            writeStandardError("gestured: watching \(node) ('\(description.name)'); press Ctrl-C to stop\n")
+        }
+        let signals = SignalSource([.interrupt, .terminate])
+        let signalTask = Task {
+            for await signal in signals.signals { ended.continuation.yield(signal.name) }
+        }
+        for await _ in ended.stream { break }
+        signalTask.cancel()
+        signals.cancel()
+        await hub.shutdown()
+        printer.drain()
+        return .success
+    }
+
+    static func replay(
+        file: String,
+        descriptionPath: String?,
+        configPath: String?,
+        json: Bool,
+        pacing: ReplayPacing,
+        logger: Logger
+    ) async -> ExitCode {
+        let recording: LoadedRecording
+        do {
+            recording = try RecordingLoader.load(path: file, descriptionPath: descriptionPath)
+        } catch {
+            writeStandardError("gestured: \(error)\n")
+            return .dataError
+        }
+        for warning in recording.warnings { writeStandardError("gestured: warning: \(warning)\n") }
+        let loaded: LoadedConfiguration
+        switch ConfigLoader.load(mainPath: configPath) {
+        case .success(let l): loaded = l
+        case .failure(let failure):
+            for line in failure.lines { writeStandardError(line + "\n") }
+            return .config
+        }
+        let done = AsyncStream.makeStream(of: Void.self)
+        let printer = PrintingPublisher(json: json) { _ in }
+        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
+        let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
+        let kind = recording.device.kind ?? .touchpad
+        await hub.addReplay(node: file, device: recording.device, kind: kind, events: recording.events, pacing: pacing) {
+            done.continuation.yield()
+        }
+        for await _ in done.stream { break }
+        printer.drain()
+        return .success
+    }
+}

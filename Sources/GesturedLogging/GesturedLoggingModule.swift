@@ -1,2 +1,0 @@
-// Placeholder: the logging module lands with issue 4.
-enum GesturedLoggingModule {}
