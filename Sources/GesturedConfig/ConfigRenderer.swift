@@ -84,7 +84,11 @@ enum ConfigRenderer {
     }
 
     static func render(_ g: RecognizerConfiguration) -> String {
-        var lines = ["[Gesture \(g.name)]", "Kind=\(KindName(g.kind).rawValue)"]
+        // Custom recognizers are added in code, not in gestured.conf: render them as a comment.
+        guard let kindName = KindName(g.kind) else {
+            return "# [Gesture \(g.name)] is a custom recognizer ('\(g.kind.gestureKind.name)') added in code\n"
+        }
+        var lines = ["[Gesture \(g.name)]", "Kind=\(kindName.rawValue)"]
         lines.append("Region=\(region(g.region))")
         lines.append("Priority=\(g.priority)")
         lines.append("Enabled=\(yesNo(g.isEnabled))")
@@ -159,6 +163,8 @@ enum ConfigRenderer {
             lines += ["AngleHysteresis=\(angle(p.angleHysteresis))", "Fingers=\(p.numberOfTouchesRequired)"]
         case .tickle(let p):
             lines += ["MinimumTravel=\(length(p.minimumTravel))", "RequiredStrokes=\(p.requiredStrokes)"]
+        case .custom:
+            break
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -43,7 +43,8 @@ enum KindName: String, CaseIterable, Sendable {
         }
     }
 
-    init(_ kind: RecognizerKind) {
+    /// The config name of a recognizer kind; nil for custom recognizers added in code.
+    init?(_ kind: RecognizerKind) {
         switch kind {
         case .tap: self = .tap
         case .longPress: self = .longPress
@@ -53,6 +54,7 @@ enum KindName: String, CaseIterable, Sendable {
         case .rotation: self = .rotation
         case .edgePan: self = .edgePan
         case .tickle: self = .tickle
+        case .custom: return nil
         }
     }
 }
