@@ -3,7 +3,10 @@ public import GesturedSystem
 
 /// A blocking client of gestured-ipc(7), used by `gesturectl`, the demo and the tests: it
 /// connects, says hello, sends requests and reads daemon messages line by line.
-public final class IPCClient {
+///
+/// `@unchecked Sendable`: it owns a socket descriptor and a line buffer, and must be used by
+/// one thread at a time; handing it to another thread (the demo's reader) is safe.
+public final class IPCClient: @unchecked Sendable {
     public let connection: UnixConnection
     public private(set) var hello: HelloReply?
     private var framer = LineFramer()

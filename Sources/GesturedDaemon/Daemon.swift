@@ -1,4 +1,5 @@
 import GestureEngine
+public import GesturedCLISupport
 import GesturedConfig
 public import GesturedLogging
 import GesturedProtocol
@@ -12,6 +13,8 @@ public struct DaemonOptions: Sendable {
     public var configPath: String?
     /// Overrides `SocketPath=`.
     public var socketPath: String?
+    /// Overrides `SocketGroup=` ("" keeps the daemon's own group: demo and tests).
+    public var socketGroup: String?
     public var environment: [String: String] = [:]
     /// Replays to play as devices (daemon tests and `--demo`), instead of or beside udev.
     public var replays: [ReplayRequest] = []
@@ -80,20 +83,21 @@ public final class Daemon: Sendable {
         } else {
             do {
                 Files.makeDirectories(parentDirectory(of: socketPath))
-                let group = loaded.daemon.socketGroup.flatMap { groupID(named: $0) }
-                if let name = loaded.daemon.socketGroup, group == nil {
-                    logger.warning("Socket group does not exist, keeping the daemon's group", [("socket.group", name)])
+                let groupName = options.socketGroup ?? loaded.daemon.socketGroup
+                let group = groupName.isEmpty ? nil : groupID(named: groupName)
+                if !groupName.isEmpty, group == nil {
+                    logger.warning("Socket group does not exist, keeping the daemon's group", [("socket.group", groupName)])
                 }
                 listener = try UnixListener.bind(path: socketPath, mode: loaded.daemon.socketMode, group: group)
             } catch {
-                logger.critical("Failed to bind the socket", [("socket.path", socketPath), ("error", error.description)])
+                logger.critical("Failed to bind the socket", [("socket.path", socketPath), ("error", "\(error)")])
                 return .failure
             }
         }
 
         let server = IPCServer(
             listener: listener,
-            settings: loaded.daemon.ipcSettings,
+            settings: loaded.ipcSettings,
             state: state,
             logger: logger.with([("domain", "ipc")]),
             reloadHandler: { [self] in await self.reload(current) }
@@ -123,8 +127,9 @@ public final class Daemon: Sendable {
 
         // Signals and (for the demo) the end of the replays, in one loop.
         let events = AsyncStream.makeStream(of: String.self)
+        let signalStream = signals.signals
         let signalTask = Task {
-            for await signal in signals.signals { events.continuation.yield(signal.name) }
+            for await signal in signalStream { events.continuation.yield(signal.name) }
         }
         let replayTask = Task {
             for await _ in replaysDone.stream { events.continuation.yield("replays finished") }
@@ -174,7 +179,7 @@ public final class Daemon: Sendable {
         case .success(let loaded):
             current.value = loaded
             state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
-            await server.get()?.update(settings: loaded.daemon.ipcSettings)
+            await server.get()?.update(settings: loaded.ipcSettings)
             await hub.get()?.reconfigure(loaded.configurator)
             logger.notice("Configuration reloaded", [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)")])
             return nil

@@ -26,6 +26,7 @@ enum Demo {
         var options = DaemonOptions()
         options.configPath = configPath
         options.socketPath = dir + "/gestured.sock"
+        options.socketGroup = ""
         options.useUdev = false
         options.exitAfterReplays = true
         options.replays = [ReplayRequest(node: "demo:touchscreen", recording: recording, pacing: .realtime(speed: speed))]

@@ -43,6 +43,7 @@ public enum GesturedCommand {
         .flag("demo", help: "replay the bundled recording through the daemon"),
         .flag("check-config", help: "check the configuration and exit"),
         .flag("json", help: "print one JSON object per event (the socket's schema)"),
+        .flag("touches", help: "with --dry-run/--replay: also print raw touches"),
         .flag("verbose", help: "log per-gesture summaries and state transitions"),
         .flag("version", help: "print the version"),
         .flag("help", help: "show this help"),
@@ -87,7 +88,8 @@ public enum GesturedCommand {
             return .usage
         }
         if let node = parsed.value("dry-run") {
-            return await SingleDeviceRun.dryRun(node: node, configPath: parsed.value("config"), json: parsed.has("json"), logger: logger)
+            return await SingleDeviceRun.dryRun(
+                node: node, configPath: parsed.value("config"), json: parsed.has("json"), touches: parsed.has("touches"), logger: logger)
         }
         if let file = parsed.value("replay") {
             return await SingleDeviceRun.replay(
@@ -95,6 +97,7 @@ public enum GesturedCommand {
                 descriptionPath: parsed.value("description"),
                 configPath: parsed.value("config"),
                 json: parsed.has("json"),
+                touches: parsed.has("touches"),
                 pacing: parsed.has("realtime") ? .realtime(speed: speed) : .asFastAsPossible,
                 logger: logger
             )
@@ -126,12 +129,14 @@ public enum GesturedCommand {
 /// Prints published events to standard output, in order, off the input queue.
 final class PrintingPublisher: EventPublisher {
     let json: Bool
+    let includeTouches: Bool
     let queue = DispatchQueue(label: "gestured.print")
     let onDeviceRemoved: @Sendable (String) -> Void
     private let origin = Holder<Int64>()
 
-    init(json: Bool, onDeviceRemoved: @escaping @Sendable (String) -> Void) {
+    init(json: Bool, includeTouches: Bool = false, onDeviceRemoved: @escaping @Sendable (String) -> Void) {
         self.json = json
+        self.includeTouches = includeTouches
         self.onDeviceRemoved = onDeviceRemoved
     }
 
@@ -143,7 +148,9 @@ final class PrintingPublisher: EventPublisher {
                 let message: DaemonMessage
                 switch event {
                 case .gesture(let g): message = .gesture(g)
-                case .touch(let t): message = .touch(t)
+                case .touch(let t):
+                    guard includeTouches else { continue }
+                    message = .touch(t)
                 case .deviceAdded(let d): message = .deviceAdded(d)
                 case .deviceRemoved(let d):
                     message = .deviceRemoved(d)
@@ -152,7 +159,10 @@ final class PrintingPublisher: EventPublisher {
                 if json {
                     if let line = try? encoder.encodeString(message) { text += line + "\n" }
                 } else {
-                    if case .gesture(let g) = event, origin.get() == nil { origin.set(g.timeUS) }
+                    if origin.get() == nil {
+                        if case .gesture(let g) = event { origin.set(g.timeUS) }
+                        if case .touch(let t) = event { origin.set(t.timeUS) }
+                    }
                     if let line = HumanFormat.line(message, originMicroseconds: origin.get() ?? 0) { text += line + "\n" }
                 }
             }

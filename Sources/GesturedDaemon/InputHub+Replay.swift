@@ -1,6 +1,8 @@
 import Dispatch
 public import GestureEngine
+import GesturedLogging
 import GesturedProtocol
+import GesturedSystem
 
 /// How a replayed recording is paced.
 public enum ReplayPacing: Sendable, Equatable {
@@ -44,16 +46,17 @@ extension InputHub {
         pacing: ReplayPacing,
         completion: @escaping @Sendable () -> Void = {}
     ) {
-        let configuration = configurator(device, kind, [:]) ?? EngineConfiguration()
+        let setup = configurator(device, kind, [:]) ?? DeviceSetup(configuration: EngineConfiguration(), device: device)
+        let configuration = setup.configuration
         let session = ReplaySession(
             node: node,
-            pipeline: GesturePipeline(node: node, device: device, configuration: configuration),
+            pipeline: GesturePipeline(node: node, device: setup.device, configuration: configuration),
             events: events,
             pacing: pacing,
             completion: completion
         )
         replays[node] = session
-        let info = WireMapping.deviceInfo(node: node, device: device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
         logger.notice("Replay started", [("device.node", node), ("device.name", device.name), ("events", "\(events.count)")])

@@ -2,11 +2,11 @@ import Dispatch
 public import GestureEngine
 public import GesturedLogging
 import GesturedProtocol
-public import GesturedSystem
+import GesturedSystem
 
 /// Chooses the engine configuration for a device; nil means "not ours" (no rule matched, or
 /// the device is disabled). Supplied by the daemon from the loaded configuration.
-public typealias DeviceConfigurator = @Sendable (_ device: DeviceDescription, _ kind: DeviceKind, _ udevProperties: [String: String]) -> EngineConfiguration?
+public typealias DeviceConfigurator = @Sendable (_ device: DeviceDescription, _ kind: DeviceKind, _ udevProperties: [String: String]) -> DeviceSetup?
 
 /// The input domain (STYLE.md B8): every device session, its engine and the single timer live
 /// on one queue. Frames are handled in order, on one thread; clients never block it: results
@@ -95,13 +95,13 @@ public actor InputHub {
         let description = device.description
         let kind: DeviceKind
         switch DeviceClassifier.classify(description) {
-        case .success(let k): kind = k
+        case .success(let classification): kind = classification.kind
         case .failure(let why):
             ignored[node] = why.description
             logger.debug("Not a touch device, ignoring", [("device.node", node), ("device.name", description.name), ("reason", why.description)])
             return
         }
-        guard let configuration = configurator(description, kind, udevProperties) else {
+        guard let setup = configurator(description, kind, udevProperties) else {
             ignored[node] = "no configuration matches"
             logger.info("No configuration matches device, ignoring", [("device.node", node), ("device.name", description.name)])
             return
@@ -111,15 +111,16 @@ public actor InputHub {
             kind: kind,
             device: device,
             udevProperties: udevProperties,
-            pipeline: GesturePipeline(node: node, device: description, configuration: configuration)
+            pipeline: GesturePipeline(node: node, device: setup.device, configuration: setup.configuration)
         )
+        let configuration = setup.configuration
         let source = DispatchSource.makeReadSource(fileDescriptor: device.fileDescriptor, queue: executor.queue)
         source.setEventHandler { [weak self] in self?.assumeIsolated { $0.readable(node) } }
         session.readSource = source
         sessions[node] = session
         ignored[node] = nil
         source.resume()
-        let info = WireMapping.deviceInfo(node: node, device: description, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
         logger.notice(
@@ -127,7 +128,7 @@ public actor InputHub {
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
              ("gestures", "\(configuration.recognizers.count)")]
         )
-        if !description.hasResolution {
+        if !setup.device.hasResolution {
             logger.warning("Device reports no resolution; millimetres are estimated at 6.3 units/mm, set WidthMM=/HeightMM= in gestured.conf", [("device.node", node)])
         }
         updateStatus()
@@ -164,7 +165,8 @@ public actor InputHub {
             publish(outputs, from: session)
             logDiagnostics(session)
             rearmTimer()
-        case .removed:
+        case .removed(let events):
+            publish(session.pipeline.feed(events), from: session)
             removeDevice(node: node, reason: "device gone (ENODEV)")
         }
     }
@@ -213,13 +215,13 @@ public actor InputHub {
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         for node in sessions.keys.sorted() {
             guard let session = sessions[node] else { continue }
-            guard let configuration = configurator(session.pipeline.device, session.kind, session.udevProperties) else {
+            guard let setup = configurator(session.device.description, session.kind, session.udevProperties) else {
                 removeDevice(node: node, reason: "no longer matched by the configuration")
                 continue
             }
-            publish(session.pipeline.reconfigure(configuration, at: now), from: session)
+            publish(session.pipeline.reconfigure(setup.configuration, at: now), from: session)
             state.setDevice(
-                WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: configuration.recognizers.map(\.name))
+                WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name))
             )
         }
         rearmTimer()

@@ -6,7 +6,7 @@ import GesturedSystem
 /// `--dry-run` and `--replay`: one device (live or recorded) through the daemon's own input
 /// hub and pipeline, printed instead of served.
 enum SingleDeviceRun {
-    static func dryRun(node: String, configPath: String?, json: Bool, logger: Logger) async -> ExitCode {
+    static func dryRun(node: String, configPath: String?, json: Bool, touches: Bool, logger: Logger) async -> ExitCode {
         // Check the node here first so the user gets one sentence about what to do, rather
         // than the daemon's "ignoring" log line.
         let description: DeviceDescription
@@ -30,7 +30,7 @@ enum SingleDeviceRun {
             return .config
         }
         let ended = AsyncStream.makeStream(of: String.self)
-        let printer = PrintingPublisher(json: json) { _ in ended.continuation.yield("device removed") }
+        let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in ended.continuation.yield("device removed") }
         let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
         let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         await hub.addDevice(node: node, udevProperties: [:])
@@ -42,8 +42,9 @@ enum SingleDeviceRun {
             writeStandardError("gestured: watching \(node) ('\(description.name)'); press Ctrl-C to stop\n")
         }
         let signals = SignalSource([.interrupt, .terminate])
+        let signalStream = signals.signals
         let signalTask = Task {
-            for await signal in signals.signals { ended.continuation.yield(signal.name) }
+            for await signal in signalStream { ended.continuation.yield(signal.name) }
         }
         for await _ in ended.stream { break }
         signalTask.cancel()
@@ -58,6 +59,7 @@ enum SingleDeviceRun {
         descriptionPath: String?,
         configPath: String?,
         json: Bool,
+        touches: Bool,
         pacing: ReplayPacing,
         logger: Logger
     ) async -> ExitCode {
@@ -77,7 +79,7 @@ enum SingleDeviceRun {
             return .config
         }
         let done = AsyncStream.makeStream(of: Void.self)
-        let printer = PrintingPublisher(json: json) { _ in }
+        let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in }
         let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
         let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         let kind = recording.device.kind ?? .touchpad

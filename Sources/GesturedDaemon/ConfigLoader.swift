@@ -1,0 +1,108 @@
+public import GestureEngine
+public import GesturedConfig
+import GesturedSystem
+
+/// The installed configuration paths (STYLE.md B11).
+public enum ConfigPaths {
+    public static let main = "/etc/gestured/gestured.conf"
+    public static let dropInDirectory = "/etc/gestured/conf.d"
+}
+
+/// The engine setup for one device: its recognizers, and its description with configured
+/// overrides applied (`WidthMM=`/`HeightMM=` give a device without resolution real
+/// millimetres).
+public struct DeviceSetup: Sendable {
+    public var configuration: EngineConfiguration
+    public var device: DeviceDescription
+}
+
+/// A configuration that loaded, ready for the daemon.
+public struct LoadedConfiguration: Sendable {
+    /// The main file, or nil for the built-in defaults.
+    public var path: String?
+    public var configuration: Configuration
+    /// `file:line:column: warning: …` lines.
+    public var warnings: [String]
+
+    public var daemon: DaemonSettings { configuration.daemon }
+    public var gestureCount: Int { configuration.gestures.count }
+
+    /// Client-side limits and permissions.
+    public var ipcSettings: IPCSettings {
+        var settings = IPCSettings()
+        settings.maxClients = configuration.daemon.maxClients
+        settings.outboxSoftLimit = configuration.daemon.clientQueueSoft
+        settings.outboxHardLimit = max(configuration.daemon.clientQueueHard, configuration.daemon.clientQueueSoft)
+        settings.rawTouchGroup = configuration.daemon.allowRawTouchesForGroup.flatMap { groupID(named: $0) }
+        settings.daemonVersion = GesturedCommand.version
+        return settings
+    }
+
+    /// Chooses each device's engine configuration; nil for disabled devices and devices no
+    /// gesture applies to.
+    public var configurator: DeviceConfigurator {
+        let configuration = self.configuration
+        return { device, kind, udevProperties in
+            let settings = configuration.deviceSettings(for: device, udevProperties: udevProperties)
+            guard !settings.isDisabled else { return nil }
+            var adjusted = device
+            if !device.hasResolution {
+                if let width = settings.widthMM, width > 0, let x = device.xAxis {
+                    adjusted.setResolution(x: max(1, Int32((Double(x.maximum - x.minimum) / width).rounded())))
+                }
+                if let height = settings.heightMM, height > 0, let y = device.yAxis {
+                    adjusted.setResolution(y: max(1, Int32((Double(y.maximum - y.minimum) / height).rounded())))
+                }
+            }
+            let engine = configuration.engineConfiguration(for: adjusted, udevProperties: udevProperties)
+            guard !engine.recognizers.isEmpty else { return nil }
+            return DeviceSetup(configuration: engine, device: adjusted)
+        }
+    }
+}
+
+/// Why a configuration did not load: every error line, and the main path.
+public struct ConfigLoadFailure: Error, Sendable {
+    public var path: String
+    /// `file:line:column: error: message (hint)` lines, then warnings.
+    public var lines: [String]
+}
+
+/// Reads the main file and its drop-ins (through the OS door) and parses them (pure config
+/// code). Without an explicit path and without `/etc/gestured/gestured.conf`, the built-in
+/// defaults (the shipped `config/gestured.conf`, embedded at build time) are used.
+public enum ConfigLoader {
+    public static func load(mainPath: String?) -> Result<LoadedConfiguration, ConfigLoadFailure> {
+        var sources: [ConfigSource] = []
+        var path: String?
+        if let mainPath {
+            path = mainPath
+        } else if Files.exists(ConfigPaths.main) {
+            path = ConfigPaths.main
+        }
+        if let path {
+            do {
+                sources.append(ConfigSource(name: path, contents: try Files.readText(path: path)))
+            } catch {
+                return .failure(ConfigLoadFailure(path: path, lines: ["\(path): \(error.description)"]))
+            }
+            // Drop-ins beside an explicit file live in "<file's dir>/conf.d"; for the
+            // installed file that is /etc/gestured/conf.d.
+            let dropIns = parentDirectory(of: path) + "/conf.d"
+            for dropIn in Files.listDirectory(dropIns, suffix: ".conf") {
+                do {
+                    sources.append(ConfigSource(name: dropIn, contents: try Files.readText(path: dropIn)))
+                } catch {
+                    return .failure(ConfigLoadFailure(path: path, lines: ["\(dropIn): \(error.description)"]))
+                }
+            }
+        } else {
+            sources.append(ConfigSource(name: "<built-in gestured.conf>", contents: EmbeddedResources.defaultConfiguration))
+        }
+        let result = Configuration.parse(sources)
+        if result.hasErrors {
+            return .failure(ConfigLoadFailure(path: path ?? "<built-in>", lines: result.errors.map(\.rendered) + result.warnings.map(\.rendered)))
+        }
+        return .success(LoadedConfiguration(path: path, configuration: result.configuration, warnings: result.warnings.map(\.rendered)))
+    }
+}

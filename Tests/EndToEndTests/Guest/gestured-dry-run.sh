@@ -1,0 +1,53 @@
+#!/bin/sh
+# Guest script (scripts/vm/run.sh): `gestured --dry-run NODE --json` on the
+# project's touchscreen and clickpad while scripted touches are played onto
+# them with real timing. gestured runs from the host's build over 9p
+# ($GESTURED_BIN, else .build/debug/gestured of the checkout).
+#
+# Output, one fact a line (parsed by GesturedDryRunTests.swift):
+#   <device> node /dev/input/eventN
+#   <device> json {...}          each line gestured printed, in order
+#   <device> exit N              gestured's exit status once the device is gone
+#                                (124: it had not exited 15 s later)
+# gestured's stderr goes to stderr. Exit status: 0 when the guest side worked.
+set -u
+. "$GESTURED_REPO/scripts/vm/guest-lib.sh"
+devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
+gestured=${GESTURED_BIN:-$GESTURED_REPO/.build/debug/gestured}
+[ -x "$gestured" ] || { vm_log "no gestured binary at $gestured (swift build first)"; exit 1; }
+
+vm_start_udevd || exit 1
+
+# run_device NAME DESC STEP...: one device, one recording, gestured watching.
+run_device() {
+	name=$1 desc=$2
+	shift 2
+	recording=$(vm_synth "$desc" "$@") || return 1
+	vm_create_device "$desc" || return 1
+	node=$VM_NODE
+	echo "$name node $node"
+
+	json=$VM_SCRATCH/$name.json
+	log=$VM_SCRATCH/$name.stderr
+	: > "$json"
+	"$gestured" --dry-run "$node" --json > "$json" 2> "$log" &
+	pid=$!
+	# gestured announces the device once it reads it; before that, events
+	# would reach nobody
+	vm_wait_until 30 "gestured to announce $node" vm_file_has "$json" '"type":"device_added"' ||
+		{ cat "$log" >&2; return 1; }
+
+	vm_play "$node" "$recording" || { vm_log "evemu-play failed on $node"; return 1; }
+	# removing the device ends the dry run; gestured exits by itself
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 15 "$pid"
+	status=$?
+	sed "s/^/$name json /" "$json"
+	echo "$name exit $status"
+	sed "s/^/gestured ($name): /" "$log" >&2
+}
+
+status=0
+run_device touchscreen "$devices/elan-touchscreen.desc" tap:1 tap:2 swipe:3:right || status=1
+run_device clickpad "$devices/logitech-t650.desc" swipe:3:up swipe:4:left pinch:out || status=1
+exit $status

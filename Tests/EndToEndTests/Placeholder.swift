@@ -1,1 +1,0 @@
-// Tests for this target land with their issue.

@@ -1,0 +1,137 @@
+# shellcheck shell=sh
+# Helpers for scripts that run inside the kernel tier's guest (run.sh).
+# Source it:  . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
+#
+# Waiting is always for a condition (a file, a line, an open fd), polled in a
+# bounded loop; never a fixed sleep standing in for the condition.
+
+: "${GESTURED_REPO:?guest-lib.sh runs inside scripts/vm/run.sh}"
+VM_SCRATCH=/run/gestured-vm
+mkdir -p "$VM_SCRATCH"
+# systemd's tools notice the chroot and then refuse to work ("Running in
+# chroot, ignoring request") unless told otherwise.
+export SYSTEMD_IGNORE_CHROOT=1
+
+vm_log() { echo "guest [$(cut -d" " -f1 /proc/uptime) s]: $*" >&2; }
+
+# vm_now_ms: milliseconds since the guest booted.
+vm_now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# vm_wait_until SECONDS DESCRIPTION COMMAND...: runs COMMAND every 10 ms until
+# it succeeds; after SECONDS, says what it was waiting for and returns 1.
+vm_wait_until() {
+	_limit=$(($(vm_now_ms) + $1 * 1000))
+	_what=$2
+	shift 2
+	until "$@"; do
+		if [ "$(vm_now_ms)" -ge "$_limit" ]; then
+			vm_log "gave up waiting for $_what"
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# vm_has_open PID PATH: whether process PID has PATH open.
+vm_has_open() {
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+
+# vm_has_exited PID: whether process PID has ended (gone, or a zombie that
+# has not been waited for yet; `kill -0` still succeeds on those).
+vm_has_exited() {
+	_state=$(sed 's/.*) //' /proc/"$1"/stat 2>/dev/null | cut -d' ' -f1)
+	[ -z "$_state" ] || [ "$_state" = Z ]
+}
+
+# vm_wait_exit SECONDS PID: waits for child PID to end and returns its exit
+# status; past SECONDS, kills it and returns 124.
+vm_wait_exit() {
+	if ! vm_wait_until "$1" "process $2 to exit" vm_has_exited "$2"; then
+		kill -9 "$2" 2>/dev/null
+		wait "$2" 2>/dev/null
+		return 124
+	fi
+	wait "$2"
+}
+
+# vm_file_has FILE PATTERN: whether FILE has a line matching PATTERN (ERE).
+vm_file_has() { grep -Eq -- "$2" "$1" 2>/dev/null; }
+
+# vm_start_udevd: systemd-udevd as a daemon, with the project's rules
+# (udev-rules/*.rules, when the checkout has them) in /run/udev/rules.d,
+# which takes precedence over the host's read-only /etc and /lib.
+vm_start_udevd() {
+	mkdir -p /run/udev/rules.d
+	if [ -d "$GESTURED_REPO/udev-rules" ]; then
+		for _rule in "$GESTURED_REPO"/udev-rules/*.rules; do
+			[ -f "$_rule" ] && cp "$_rule" /run/udev/rules.d/
+		done
+	fi
+	_udevd=$(command -v systemd-udevd || echo /lib/systemd/systemd-udevd)
+	"$_udevd" --daemon || { vm_log "systemd-udevd did not start"; return 1; }
+	vm_wait_until 10 "udevd's control socket" test -S /run/udev/control
+}
+
+# vm_settle: waits until udev has processed every event so far.
+vm_settle() { udevadm settle --timeout=10; }
+
+# vm_create_device DESC: creates a uinput device from an evemu description
+# with evemu-device, which keeps it alive until it is killed. Sets VM_NODE
+# (/dev/input/eventN) and VM_DEVICE_PID; when udevd runs, also waits for it
+# to have tagged the device.
+vm_create_device() {
+	[ -f "$1" ] || { vm_log "no such device description: $1"; return 1; }
+	_out=$(mktemp "$VM_SCRATCH/evemu-device.XXXXXX")
+	# evemu-device prints "<name>: /dev/input/eventN"; line-buffered so the
+	# line arrives while it keeps running.
+	stdbuf -oL evemu-device "$1" > "$_out" 2>&1 &
+	VM_DEVICE_PID=$!
+	vm_wait_until 10 "evemu-device to create $1" vm_file_has "$_out" ': /dev/input/event[0-9]+$' ||
+		{ cat "$_out" >&2; return 1; }
+	VM_NODE=$(sed -n 's|.*: \(/dev/input/event[0-9]*\)$|\1|p' "$_out" | head -n 1)
+	if [ -S /run/udev/control ]; then
+		vm_settle
+	fi
+}
+
+# vm_remove_device PID: destroys the device made by vm_create_device.
+vm_remove_device() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# vm_play NODE RECORDING: replays the E: lines of RECORDING onto NODE with
+# their original timing (evemu-play sleeps between frames).
+vm_play() { evemu-play "$1" < "$2"; }
+
+# vm_libinput_start NODE OUTPUT: runs `libinput debug-events` on NODE,
+# printing to OUTPUT, and returns once it has NODE open. Sets VM_LIBINPUT_PID.
+vm_libinput_start() {
+	stdbuf -oL libinput debug-events --device "$1" > "$2" 2>&1 &
+	VM_LIBINPUT_PID=$!
+	vm_wait_until 20 "libinput to open $1" vm_has_open "$VM_LIBINPUT_PID" "$1" ||
+		{ cat "$2" >&2; return 1; }
+}
+
+# vm_libinput_stop OUTPUT: once the device is gone, waits for libinput to
+# report DEVICE_REMOVED (so every earlier event has been printed) and stops it.
+vm_libinput_stop() {
+	vm_wait_until 10 "libinput to see the device removed" vm_file_has "$1" 'DEVICE_REMOVED'
+	_rc=$?
+	kill "$VM_LIBINPUT_PID" 2>/dev/null
+	wait "$VM_LIBINPUT_PID" 2>/dev/null
+	return $_rc
+}
+
+# vm_synth DESC STEP...: a scripted recording for DESC (see synth-evemu.py),
+# written to a new file whose path is printed.
+vm_synth() {
+	_rec=$(mktemp "$VM_SCRATCH/recording.XXXXXX")
+	python3 -I -S "$GESTURED_REPO/scripts/vm/synth-evemu.py" "$@" > "$_rec" || return 1
+	echo "$_rec"
+}
