@@ -312,6 +312,7 @@ public actor IPCServer: EventPublisher {
         client.readSource?.cancel()
         client.writeSource?.cancel()
         client.connection.close()
+        if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }
 
@@ -340,21 +341,37 @@ public actor IPCServer: EventPublisher {
     /// and ``publish(_:)`` blocks share one FIFO queue, so this no-op is a barrier.
     public func flushPublished() {}
 
-    /// Tells every client the daemon stops, gives their sockets what is queued, closes them
-    /// and the listener (which removes the socket file when the daemon bound it).
-    public func shutdown(reason: String) {
+    /// Tells every client the daemon stops and lets each read what is queued for it, for at
+    /// most `deadlineSeconds`; then closes every connection and the listener (which removes
+    /// the socket file when the daemon bound it).
+    public func shutdown(reason: String, deadlineSeconds: Double = 2) async {
         isShuttingDown = true
         acceptSource?.cancel()
         acceptSource = nil
         for id in clients.keys.sorted() {
-            guard let client = clients[id], let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) else { continue }
-            client.outbox.enqueueFinal(bytes)
-            client.isClosing = true
-            client.closeReason = "daemon shutting down"
-            flush(id)
-            close(id, reason: "daemon shutting down")
+            guard let client = clients[id] else { continue }
+            if !client.isClosing, let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) {
+                client.outbox.enqueueFinal(bytes)
+            }
+            closeAfterFlush(id, reason: "daemon shutting down")
         }
+        if !clients.isEmpty {
+            await withCheckedContinuation { continuation in
+                drainedWaiter = continuation
+                executor.queue.asyncAfter(deadline: .now() + .milliseconds(Int(deadlineSeconds * 1000))) { [weak self] in
+                    self?.assumeIsolated { $0.resumeDrainedWaiter() }
+                }
+            }
+        }
+        for id in clients.keys.sorted() { close(id, reason: "daemon shutting down (deadline)") }
         listener.close()
+    }
+
+    private var drainedWaiter: CheckedContinuation<Void, Never>?
+
+    private func resumeDrainedWaiter() {
+        drainedWaiter?.resume()
+        drainedWaiter = nil
     }
 }
 
