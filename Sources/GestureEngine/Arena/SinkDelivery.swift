@@ -15,7 +15,11 @@ extension GestureEngine {
                 // The sink never saw this touch: drop the buffer, never forward it.
                 sink[r].owned = true
             }
-            if configuration.delaysTouchesEnded {
+            // delaysTouchesEnded only matters for an end that is (or is about to be) withheld:
+            // a recognizer that recognizes after the lift turns it into a cancellation.
+            if configuration.delaysTouchesEnded,
+                sink[r].heldEnd != nil || sink[r].incoming.contains(where: { $0.phase == .ended })
+            {
                 sink[r].endCancelled = true
             }
         }
