@@ -20,9 +20,12 @@ let testDevice = DeviceDescription(
 struct Fingers {
     private(set) var frames: [Frame] = []
     private var active: [Touch] = []
-    private var nextID: UInt64 = 1
+    private var nextID: UInt64
 
-    init() {}
+    /// A script whose touches are numbered from `firstID` (touch ids are never reused).
+    init(firstID: UInt64 = 1) {
+        nextID = firstID
+    }
 
     private mutating func frame(at t: Double) -> Int {
         let time = Timestamp(seconds: t)
