@@ -171,8 +171,8 @@ public struct GestureEngine: Sendable {
     /// The earliest pending timer, for the daemon's single timer.
     public var nextDeadline: Timestamp? {
         var earliest: Timestamp?
-        for slot in slots {
-            for timer in slot.timers where earliest.map({ timer.deadline < $0 }) ?? true {
+        for i in slots.indices {
+            for timer in slots[i].timers where earliest.map({ timer.deadline < $0 }) ?? true {
                 earliest = timer.deadline
             }
         }

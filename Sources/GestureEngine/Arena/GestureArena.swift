@@ -46,6 +46,23 @@ extension GestureEngine {
                 requiredBy[j].append(i)
             }
         }
+        // Requirements the recognizers themselves ask for (spec §5.1, the subclass overrides).
+        for i in slots.indices {
+            for j in slots.indices where i != j && !requires[i].contains(j) {
+                let asked =
+                    slots[i].recognizer.shouldRequireFailure(of: slots[j].configuration.kind)
+                    || slots[j].recognizer.shouldBeRequiredToFail(by: slots[i].configuration.kind)
+                guard asked else { continue }
+                if reaches(from: j, to: i) {
+                    note(
+                        .configuration(
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"))
+                    continue
+                }
+                requires[i].append(j)
+                requiredBy[j].append(i)
+            }
+        }
         var simultaneous = Array(repeating: false, count: n * n)
         for i in slots.indices {
             for name in slots[i].configuration.recognizesSimultaneouslyWith {

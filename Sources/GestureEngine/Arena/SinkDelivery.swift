@@ -33,9 +33,9 @@ extension GestureEngine {
     func delays(for id: TouchID) -> (began: Bool, ended: Bool) {
         var began = false
         var ended = false
-        for slot in slots where slot.state == .possible && slot.hasHistory(id) {
-            began = began || slot.configuration.delaysTouchesBegan
-            ended = ended || slot.configuration.delaysTouchesEnded
+        for i in slots.indices where slots[i].state == .possible && slots[i].hasHistory(id) {
+            began = began || slots[i].configuration.delaysTouchesBegan
+            ended = ended || slots[i].configuration.delaysTouchesEnded
         }
         return (began, ended)
     }
