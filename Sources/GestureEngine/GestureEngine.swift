@@ -52,12 +52,18 @@ public struct GestureEngine: Sendable {
         self.surfaceWidth = device.widthMillimeters
         self.surfaceHeight = device.heightMillimeters
         self.context = RecognizerContext(
-            now: .zero, state: .possible, sloppiness: configuration.sloppiness,
-            surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters)
+            now: .zero,
+            state: .possible,
+            sloppiness: configuration.sloppiness,
+            surfaceWidth: device.widthMillimeters,
+            surfaceHeight: device.heightMillimeters
+        )
         self.slots = configuration.recognizers.enumerated().map { index, rc in
             Slot(
-                configuration: rc, declarationIndex: index,
-                area: rc.region.area(surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters))
+                configuration: rc,
+                declarationIndex: index,
+                area: rc.region.area(surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters)
+            )
         }
         buildRelations()
     }
@@ -157,8 +163,11 @@ public struct GestureEngine: Sendable {
             } else {
                 newSlots.append(
                     Slot(
-                        configuration: rc, declarationIndex: index,
-                        area: rc.region.area(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)))
+                        configuration: rc,
+                        declarationIndex: index,
+                        area: rc.region.area(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+                    )
+                )
             }
         }
         configuration = newConfiguration
@@ -212,7 +221,11 @@ public struct GestureEngine: Sendable {
         let slot = slots[i]
         note(
             .transition(
-                recognizer: slot.name, from: slot.gestureState(for: from), input: input,
-                to: slot.gestureState(for: to)))
+                recognizer: slot.name,
+                from: slot.gestureState(for: from),
+                input: input,
+                to: slot.gestureState(for: to)
+            )
+        )
     }
 }

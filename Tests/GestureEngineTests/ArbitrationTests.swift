@@ -168,7 +168,8 @@ struct ArbitrationTests {
                 recognizer("b", tap(taps: 2)) { $0.requiresFailureOf = ["c"] },
                 recognizer("c", tap(taps: 3)) { $0.requiresFailureOf = ["a", "nobody"] },
                 recognizer("d", pan()) { $0.recognizesSimultaneouslyWith = ["ghost"] },
-            ]))
+            ])
+        )
         let diagnostics = engine.drainDiagnostics().map(\.description)
         #expect(diagnostics.contains("configuration: require-to-fail cycle: dropped 'c' requires 'a'"))
         #expect(diagnostics.contains { $0.contains("unknown recognizer 'nobody'") })
@@ -228,11 +229,21 @@ struct PatientTap: CustomRecognizer {
     var inner = TapRecognizer(parameters: TapParameters())
     var kind: GestureKind { .custom("patient_tap") }
     var isDiscrete: Bool { true }
-    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) { inner.touchesBegan(touches, context: &context) }
-    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) { inner.touchesMoved(touches, context: &context) }
-    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) { inner.touchesEnded(touches, context: &context) }
-    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) { inner.touchesCancelled(touches, context: &context) }
-    mutating func timerFired(_ token: Int, context: inout RecognizerContext) { inner.timerFired(token, context: &context) }
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesBegan(touches, context: &context)
+    }
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesMoved(touches, context: &context)
+    }
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesEnded(touches, context: &context)
+    }
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesCancelled(touches, context: &context)
+    }
+    mutating func timerFired(_ token: Int, context: inout RecognizerContext) {
+        inner.timerFired(token, context: &context)
+    }
     mutating func reset() { inner.reset() }
     func values(at now: Timestamp) -> GestureValues { inner.values(at: now) }
     func shouldRequireFailure(of other: RecognizerKind) -> Bool {

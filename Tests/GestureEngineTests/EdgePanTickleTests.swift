@@ -12,9 +12,12 @@ struct EdgePanTickleTests {
         return h
     }
 
-    @Test("an edge pan starts only within the start band (5.142 mm) of a configured edge", arguments: [
-        (5.1, true), (5.2, false),
-    ])
+    @Test(
+        "an edge pan starts only within the start band (5.142 mm) of a configured edge",
+        arguments: [
+            (5.1, true), (5.2, false),
+        ]
+    )
     func startBand(x: Double, begins: Bool) {
         let h = run([recognizer("edge", edgePan([.left]))]) { f in
             let a = f.down(x, 30, at: 0)

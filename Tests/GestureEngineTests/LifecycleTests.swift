@@ -59,7 +59,9 @@ struct LifecycleTests {
 
     @Test("reconfigure keeps unchanged recognizers running and cancels changed ones")
     func reconfigure() {
-        var h = Harness([recognizer("pan", pan()), recognizer("press", longPress()) { $0.region = .edge(.top, width: 5) }])
+        var h = Harness([
+            recognizer("pan", pan()), recognizer("press", longPress()) { $0.region = .edge(.top, width: 5) },
+        ])
         var f = Fingers()
         let a = f.down(10, 20, at: 0)
         f.move(a, to: 20, 20, at: 0.1)
@@ -76,14 +78,20 @@ struct LifecycleTests {
         g.tick(at: 0.3)
         h.run(g, until: 0.35)
         for frame in [
-            Frame(timestamp: Timestamp(seconds: 0.4), touches: [
-                Touch(id: a, phase: .moved, position: PhysicalPoint(x: 30, y: 20), startTime: .zero),
-                Touch(id: b, phase: .stationary, position: PhysicalPoint(x: 50, y: 2), startTime: .zero),
-            ]),
-            Frame(timestamp: Timestamp(seconds: 0.5), touches: [
-                Touch(id: a, phase: .ended, position: PhysicalPoint(x: 30, y: 20), startTime: .zero),
-                Touch(id: b, phase: .ended, position: PhysicalPoint(x: 50, y: 2), startTime: .zero),
-            ]),
+            Frame(
+                timestamp: Timestamp(seconds: 0.4),
+                touches: [
+                    Touch(id: a, phase: .moved, position: PhysicalPoint(x: 30, y: 20), startTime: .zero),
+                    Touch(id: b, phase: .stationary, position: PhysicalPoint(x: 50, y: 2), startTime: .zero),
+                ]
+            ),
+            Frame(
+                timestamp: Timestamp(seconds: 0.5),
+                touches: [
+                    Touch(id: a, phase: .ended, position: PhysicalPoint(x: 30, y: 20), startTime: .zero),
+                    Touch(id: b, phase: .ended, position: PhysicalPoint(x: 50, y: 2), startTime: .zero),
+                ]
+            ),
         ] {
             h.record(h.engine.process(frame))
         }
@@ -99,8 +107,12 @@ struct LifecycleTests {
         var h = Harness([recognizer("pan", pan())])
         let f = drag()
         for frame in f.frames.prefix(3) { h.record(h.engine.process(frame)) }
-        h.record(h.engine.reconfigure(
-            EngineConfiguration(recognizers: [recognizer("pan", pan { $0.hysteresis = 3 })]), at: Timestamp(seconds: 0.25)))
+        h.record(
+            h.engine.reconfigure(
+                EngineConfiguration(recognizers: [recognizer("pan", pan { $0.hysteresis = 3 })]),
+                at: Timestamp(seconds: 0.25)
+            )
+        )
         for frame in f.frames.dropFirst(3) { h.record(h.engine.process(frame)) }
         #expect(h.summary == ["pan began@0.100", "pan changed@0.200", "pan cancelled@0.250"])
     }
@@ -175,16 +187,23 @@ struct LifecycleTests {
 
     @Test("equal frame timestamps skip velocity samples without dividing by zero")
     func zeroDeltaTime() {
-        var h = Harness([recognizer("pan", pan()), recognizer("pinch", pinch()) { $0.recognizesSimultaneouslyWith = ["pan"] }])
+        var h = Harness([
+            recognizer("pan", pan()), recognizer("pinch", pinch()) { $0.recognizesSimultaneouslyWith = ["pan"] },
+        ])
         let a = TouchID(1)
         let b = TouchID(2)
         func frame(_ t: Double, _ phase: TouchPhase, _ xa: Double, _ xb: Double) -> Frame {
-            Frame(timestamp: Timestamp(seconds: t), touches: [
-                Touch(id: a, phase: phase, position: PhysicalPoint(x: xa, y: 20), startTime: .zero),
-                Touch(id: b, phase: phase, position: PhysicalPoint(x: xb, y: 20), startTime: .zero),
-            ])
+            Frame(
+                timestamp: Timestamp(seconds: t),
+                touches: [
+                    Touch(id: a, phase: phase, position: PhysicalPoint(x: xa, y: 20), startTime: .zero),
+                    Touch(id: b, phase: phase, position: PhysicalPoint(x: xb, y: 20), startTime: .zero),
+                ]
+            )
         }
-        for fr in [frame(0, .began, 10, 30), frame(0.1, .moved, 5, 40), frame(0.1, .moved, 0, 50), frame(0.2, .ended, 0, 50)] {
+        for fr in [
+            frame(0, .began, 10, 30), frame(0.1, .moved, 5, 40), frame(0.1, .moved, 0, 50), frame(0.2, .ended, 0, 50),
+        ] {
             h.record(h.engine.process(fr))
         }
         #expect(h.events("pinch").count == 3)

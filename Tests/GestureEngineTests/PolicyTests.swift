@@ -4,7 +4,11 @@ import Testing
 
 @Suite("Policies: shouldReceive and shouldBegin as data (spec §3.4)")
 struct PolicyTests {
-    func run(_ recognizers: [RecognizerConfiguration], device: DeviceDescription = testDevice, _ script: (inout Fingers) -> Void) -> Harness {
+    func run(
+        _ recognizers: [RecognizerConfiguration],
+        device: DeviceDescription = testDevice,
+        _ script: (inout Fingers) -> Void
+    ) -> Harness {
         var h = Harness(recognizers, device: device)
         var f = Fingers()
         script(&f)
@@ -77,7 +81,9 @@ struct PolicyTests {
 
     @Test("a touch outside the region is never offered")
     func region() {
-        let h = run([recognizer("tap", tap()) { $0.region = .rectangle(PhysicalRect(x: 50, y: 0, width: 50, height: 60)) }]) { f in
+        let h = run([
+            recognizer("tap", tap()) { $0.region = .rectangle(PhysicalRect(x: 50, y: 0, width: 50, height: 60)) }
+        ]) { f in
             let a = f.down(20, 20, at: 0)
             f.up(a, at: 0.1)
             let b = f.down(70, 20, at: 0.5)

@@ -52,7 +52,10 @@ struct PropertyTests {
             if gap == 0 { t += 0.000001 }  // the script builder wants increasing times
             let action = Int.random(in: 0..<10, using: &rng)
             if (action < 2 && down.count < 4) || down.isEmpty {
-                let p = PhysicalPoint(x: Double.random(in: 0...100, using: &rng), y: Double.random(in: 0...60, using: &rng))
+                let p = PhysicalPoint(
+                    x: Double.random(in: 0...100, using: &rng),
+                    y: Double.random(in: 0...60, using: &rng)
+                )
                 down.append((f.down(p.x, p.y, at: t), p))
             } else if action < 3 {
                 let k = Int.random(in: 0..<down.count, using: &rng)
@@ -64,7 +67,8 @@ struct PropertyTests {
                 let heading = Double.random(in: -Double.pi...Double.pi, using: &rng)
                 for k in down.indices {
                     let jitter = Double.random(in: -0.5...0.5, using: &rng)
-                    var p = down[k].1 + PhysicalPoint(x: step * cosine(heading + jitter), y: step * sine(heading + jitter))
+                    var p =
+                        down[k].1 + PhysicalPoint(x: step * cosine(heading + jitter), y: step * sine(heading + jitter))
                     p.x = min(max(p.x, 0), 100)
                     p.y = min(max(p.y, 0), 60)
                     down[k].1 = p

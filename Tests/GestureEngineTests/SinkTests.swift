@@ -65,10 +65,12 @@ struct SinkTests {
 
     @Test("without delays and cancellation the sink sees the touch as if nobody watched")
     func noDelays() {
-        let h = run([recognizer("tap", tap()) {
-            $0.cancelsTouchesInView = false
-            $0.delaysTouchesEnded = false
-        }]) { f in
+        let h = run([
+            recognizer("tap", tap()) {
+                $0.cancelsTouchesInView = false
+                $0.delaysTouchesEnded = false
+            }
+        ]) { f in
             let a = f.down(20, 20, at: 0)
             f.up(a, at: 0.1)
         }

@@ -42,8 +42,10 @@ struct SwipeTests {
         #expect(h.gestures.isEmpty)
     }
 
-    @Test("sideways movement is bounded by the decaying maximum secondary (28.11 mm at 0.1 s)",
-          arguments: [(28.0, true), (28.2, false)])
+    @Test(
+        "sideways movement is bounded by the decaying maximum secondary (28.11 mm at 0.1 s)",
+        arguments: [(28.0, true), (28.2, false)]
+    )
     func secondary(sideways: Double, recognized: Bool) {
         let h = run(swipe()) { f in
             let a = f.down(10, 5, at: 0)
@@ -64,9 +66,12 @@ struct SwipeTests {
         #expect(h.events("swipe").count == (recognized ? 1 : 0))
     }
 
-    @Test("a left/up mask reports the recognized direction", arguments: [
-        (PhysicalPoint(x: -10, y: 0), Direction.left), (PhysicalPoint(x: 0, y: -10), Direction.up),
-    ])
+    @Test(
+        "a left/up mask reports the recognized direction",
+        arguments: [
+            (PhysicalPoint(x: -10, y: 0), Direction.left), (PhysicalPoint(x: 0, y: -10), Direction.up),
+        ]
+    )
     func directions(delta: PhysicalPoint, expected: Direction) {
         let h = run(swipe([.left, .up])) { f in
             let a = f.down(50, 30, at: 0)

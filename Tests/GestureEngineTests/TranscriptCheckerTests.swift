@@ -6,7 +6,9 @@ import Testing
 struct TranscriptCheckerTests {
     @Test("a scripted press-and-drag renders as a fixed transcript")
     func golden() {
-        var h = Harness([recognizer("tap", tap()), recognizer("press", longPress()), recognizer("swipe", swipe([.left]))])
+        var h = Harness([
+            recognizer("tap", tap()), recognizer("press", longPress()), recognizer("swipe", swipe([.left])),
+        ])
         var f = Fingers()
         let a = f.down(20, 20, at: 1.0)
         f.move(a, to: 20.5, 20, at: 1.1)
@@ -43,10 +45,20 @@ struct TranscriptCheckerTests {
         #expect(Transcript.time(Timestamp(microseconds: 412_400), .zero) == "+0.412s")
     }
 
-    func event(_ state: GestureState, seq: UInt64, t: Double, name: String = "g", scale: Double? = nil) -> EngineOutput {
-        .gesture(GestureEvent(
-            name: name, kind: .pan, state: state, timestamp: Timestamp(seconds: t), sequence: seq, fingers: 1,
-            location: .zero, scale: scale))
+    func event(_ state: GestureState, seq: UInt64, t: Double, name: String = "g", scale: Double? = nil) -> EngineOutput
+    {
+        .gesture(
+            GestureEvent(
+                name: name,
+                kind: .pan,
+                state: state,
+                timestamp: Timestamp(seconds: t),
+                sequence: seq,
+                fingers: 1,
+                location: .zero,
+                scale: scale
+            )
+        )
     }
 
     @Test("a well-formed stream has no violations")
@@ -60,16 +72,19 @@ struct TranscriptCheckerTests {
         #expect(ConsistencyChecker.check(outputs, requireClosed: true).isEmpty)
     }
 
-    @Test("the checker catches each broken rule", arguments: [
-        ("changed without began", [1]),
-        ("two begans", [2]),
-        ("output after the end", [3]),
-        ("recognized twice", [4]),
-        ("NaN value", [5]),
-        ("time going backwards", [6]),
-        ("touch after it ended", [7]),
-        ("open at the end", [8]),
-    ])
+    @Test(
+        "the checker catches each broken rule",
+        arguments: [
+            ("changed without began", [1]),
+            ("two begans", [2]),
+            ("output after the end", [3]),
+            ("recognized twice", [4]),
+            ("NaN value", [5]),
+            ("time going backwards", [6]),
+            ("touch after it ended", [7]),
+            ("open at the end", [8]),
+        ]
+    )
     func violations(rule: String, which: [Int]) {
         let cases: [Int: [EngineOutput]] = [
             1: [event(.changed, seq: 1, t: 0)],

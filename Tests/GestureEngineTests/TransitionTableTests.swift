@@ -38,7 +38,9 @@ struct TransitionTableTests {
         f.move(a, to: 11, 10, at: 0.1)
         f.up(a, at: 0.2)
         for frame in f.frames { h.record(h.engine.process(frame)) }
-        #expect(h.diagnostics.contains(.engineBug("'bad' requested the illegal transition possible → changed, ignoring")))
+        #expect(
+            h.diagnostics.contains(.engineBug("'bad' requested the illegal transition possible → changed, ignoring"))
+        )
         #expect(h.gestures.isEmpty)
         #expect(h.checker.violations.isEmpty)
     }

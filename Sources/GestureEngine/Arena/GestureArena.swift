@@ -28,7 +28,11 @@ extension GestureEngine {
         for i in slots.indices {
             for name in slots[i].configuration.requiresFailureOf {
                 guard let j = indexByName[name] else {
-                    note(.configuration("'\(slots[i].name)' requires the failure of unknown recognizer '\(name)', ignoring"))
+                    note(
+                        .configuration(
+                            "'\(slots[i].name)' requires the failure of unknown recognizer '\(name)', ignoring"
+                        )
+                    )
                     continue
                 }
                 if j == i {
@@ -39,7 +43,9 @@ extension GestureEngine {
                 if reaches(from: j, to: i) {
                     note(
                         .configuration(
-                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"))
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"
+                        )
+                    )
                     continue
                 }
                 requires[i].append(j)
@@ -56,7 +62,9 @@ extension GestureEngine {
                 if reaches(from: j, to: i) {
                     note(
                         .configuration(
-                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"))
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"
+                        )
+                    )
                     continue
                 }
                 requires[i].append(j)
@@ -69,7 +77,9 @@ extension GestureEngine {
                 guard let j = indexByName[name] else {
                     note(
                         .configuration(
-                            "'\(slots[i].name)' recognizes simultaneously with unknown recognizer '\(name)', ignoring"))
+                            "'\(slots[i].name)' recognizes simultaneously with unknown recognizer '\(name)', ignoring"
+                        )
+                    )
                     continue
                 }
                 simultaneous[i * n + j] = true
@@ -243,7 +253,10 @@ extension GestureEngine {
                 guard slot.isEnabled, !slot.isClosed, !slot.state.isFinal,
                     slot.configuration.policy.toolTypes.contains(touch.toolType),
                     slot.configuration.region.contains(
-                        touch.startPosition, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+                        touch.startPosition,
+                        surfaceWidth: surfaceWidth,
+                        surfaceHeight: surfaceHeight
+                    )
                 else { continue }
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
@@ -355,7 +368,8 @@ extension GestureEngine {
             note(
                 .engineBug(
                     "'\(slot.name)' requested the illegal transition \(slot.state.rawValue) → \(requested.rawValue), ignoring"
-                ))
+                )
+            )
             slots[i].logical = slot.state
             return
         }
@@ -404,8 +418,12 @@ extension GestureEngine {
             slots[i].pending = requested == .began ? .began : .recognized
             note(
                 .transition(
-                    recognizer: slots[i].name, from: .possible, input: "\(input); waiting for failure requirements",
-                    to: .possible))
+                    recognizer: slots[i].name,
+                    from: .possible,
+                    input: "\(input); waiting for failure requirements",
+                    to: .possible
+                )
+            )
             return
         }
         commitBegin(i, requested, input: input)
@@ -506,10 +524,24 @@ extension GestureEngine {
         let slot = slots[i]
         let v = slot.recognizer.values(at: now)
         let event = GestureEvent(
-            name: slot.name, kind: slot.gestureKind, state: state, timestamp: now, sequence: slot.sequence,
-            fingers: v.fingers, location: v.location, locationFraction: device.fraction(of: v.location),
-            taps: v.taps, direction: v.direction, edge: v.edge, scale: v.scale, rotation: v.rotation,
-            translation: v.translation, velocity: v.velocity, scalarVelocity: v.scalarVelocity, values: v.values)
+            name: slot.name,
+            kind: slot.gestureKind,
+            state: state,
+            timestamp: now,
+            sequence: slot.sequence,
+            fingers: v.fingers,
+            location: v.location,
+            locationFraction: device.fraction(of: v.location),
+            taps: v.taps,
+            direction: v.direction,
+            edge: v.edge,
+            scale: v.scale,
+            rotation: v.rotation,
+            translation: v.translation,
+            velocity: v.velocity,
+            scalarVelocity: v.scalarVelocity,
+            values: v.values
+        )
         if state == .changed, let k = slot.changedActionIndex {
             actions[k] = event
             return
@@ -593,5 +625,10 @@ extension RecognizerContext {
     /// Stands in for the engine's scratch context while a recognizer holds it, so the real one
     /// stays uniquely referenced and its arrays are reused.
     static let placeholder = RecognizerContext(
-        now: .zero, state: .possible, sloppiness: 1, surfaceWidth: 0, surfaceHeight: 0)
+        now: .zero,
+        state: .possible,
+        sloppiness: 1,
+        surfaceWidth: 0,
+        surfaceHeight: 0
+    )
 }

@@ -52,7 +52,9 @@ extension GestureEngine {
             }
             if record.owned {
                 if record.reached {
-                    emitSink(SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position))
+                    emitSink(
+                        SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position)
+                    )
                 }
                 record.finished = true
                 record.buffer.removeAll()
@@ -89,7 +91,14 @@ extension GestureEngine {
                 if let end = record.heldEnd, record.buffer.isEmpty, !delay.ended {
                     if record.endCancelled {
                         if record.reached {
-                            emitSink(SinkTouchEvent(touch: end.touch, phase: .cancelled, timestamp: now, position: end.position))
+                            emitSink(
+                                SinkTouchEvent(
+                                    touch: end.touch,
+                                    phase: .cancelled,
+                                    timestamp: now,
+                                    position: end.position
+                                )
+                            )
                         }
                     } else {
                         emitSink(end)

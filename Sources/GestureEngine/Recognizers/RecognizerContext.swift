@@ -42,7 +42,12 @@ public struct RecognizerContext: Sendable {
         surfaceHeight: Double = 60
     ) -> RecognizerContext {
         RecognizerContext(
-            now: now, state: state, sloppiness: sloppiness, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+            now: now,
+            state: state,
+            sloppiness: sloppiness,
+            surfaceWidth: surfaceWidth,
+            surfaceHeight: surfaceHeight
+        )
     }
 
     /// Requests a state transition (UIKit's `self.state = …`). Requests after a final state in

@@ -56,7 +56,13 @@ struct SwipeRecognizer: CustomRecognizer {
 
     /// Judges displacement `d` (mm) along `axis` with primary speed `speed` (mm/s; nil = unknown).
     func judge(
-        _ d: PhysicalPoint, axis: Axis, speed: Double?, minP: Double, maxP: Double, minS: Double, maxS: Double
+        _ d: PhysicalPoint,
+        axis: Axis,
+        speed: Double?,
+        minP: Double,
+        maxP: Double,
+        minS: Double,
+        maxS: Double
     ) -> Verdict {
         let p: Double
         let q: Double

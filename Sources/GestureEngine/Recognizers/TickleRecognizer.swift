@@ -75,6 +75,10 @@ public struct TickleRecognizer: CustomRecognizer {
 
     public func values(at now: Timestamp) -> GestureValues {
         GestureValues(
-            fingers: tracked == nil ? 0 : 1, location: position, taps: count, values: ["strokes": Double(count)])
+            fingers: tracked == nil ? 0 : 1,
+            location: position,
+            taps: count,
+            values: ["strokes": Double(count)]
+        )
     }
 }
