@@ -42,7 +42,8 @@ struct SwipeRecognizer: CustomRecognizer {
             context.fail()
             return
         }
-        startCentroid = held.startCentroid
+        // Spec §4.5: the centroid of the held touches at the latest touch-down.
+        startCentroid = held.centroid
         startTime = context.now
         lastMoveTime = context.now
         context.schedule(Self.durationTimer, after: parameters.maximumDuration)
