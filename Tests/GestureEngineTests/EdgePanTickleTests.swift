@@ -121,7 +121,7 @@ struct EdgePanTickleTests {
             var m = t
             m.phase = .moved
             m.position = PhysicalPoint(x: x, y: 0)
-            ctx.clear(now: Timestamp(seconds: Double(k + 1) * 0.1), state: ctx.state)
+            ctx.nextCallback(at: Timestamp(seconds: Double(k + 1) * 0.1))
             r.touchesMoved([m], context: &ctx)
         }
         #expect(r.count == 3)

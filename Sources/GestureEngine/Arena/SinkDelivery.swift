@@ -43,8 +43,9 @@ extension GestureEngine {
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
         for r in sink.indices {
+            // Move the record out so its arrays stay uniquely referenced while they change.
             var record = sink[r]
-            sink[r].incoming = []
+            sink[r] = SinkRecord(id: record.id, position: record.position)
             if record.finished {
                 record.incoming.removeAll(keepingCapacity: true)
                 sink[r] = record

@@ -81,6 +81,12 @@ public struct RecognizerContext: Sendable {
     /// The requests made so far in this callback (for tests of recognizers in isolation).
     public var requestedStates: [RecognizerState] { requests }
 
+    /// Starts a new callback at `time` for a recognizer driven by hand (tests): forgets the
+    /// previous callback's requests, timer operations and ignores and keeps ``state``.
+    public mutating func nextCallback(at time: Timestamp) {
+        clear(now: time, state: state)
+    }
+
     mutating func clear(now: Timestamp, state: RecognizerState) {
         self.now = now
         self.state = state
