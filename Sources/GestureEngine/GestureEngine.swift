@@ -8,7 +8,9 @@
 /// Engine order: priority (descending), then region area (innermost first, like UIKit's
 /// hit-testing), then declaration order.
 public struct GestureEngine: Sendable {
+    /// The device whose frames this engine judges (surface size for regions and fractions).
     public let device: DeviceDescription
+    /// The configuration in force; change it with ``reconfigure(_:at:)`` or ``setEnabled(_:name:at:)``.
     public private(set) var configuration: EngineConfiguration
 
     /// Recognizers in engine order.
@@ -46,6 +48,8 @@ public struct GestureEngine: Sendable {
     let surfaceWidth: Double
     let surfaceHeight: Double
 
+    /// An engine for `device` running `configuration`. Configuration problems (unknown names,
+    /// require-to-fail cycles) are dropped and reported through ``drainDiagnostics()``.
     public init(device: DeviceDescription, configuration: EngineConfiguration) {
         self.device = device
         self.configuration = configuration

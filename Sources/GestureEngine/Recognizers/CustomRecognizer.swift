@@ -52,6 +52,7 @@ extension CustomRecognizer {
 /// A type-erased custom recognizer for ``RecognizerKind/custom(_:)``: the value is the
 /// recognizer's initial state; equality and hashing are those of the wrapped value.
 public struct AnyCustomRecognizer: Hashable, Sendable {
+    /// The recognizer's initial value; the engine copies it for each configured recognizer.
     public let recognizer: any CustomRecognizer
 
     public init(_ recognizer: some CustomRecognizer) {

@@ -19,6 +19,7 @@ public struct RecognizerContext: Sendable {
     public internal(set) var sloppiness: Double
     /// Surface size in millimetres (edge pans measure distances to the edges).
     public internal(set) var surfaceWidth: Double
+    /// Surface height in millimetres.
     public internal(set) var surfaceHeight: Double
 
     var requests: [RecognizerState] = []
@@ -103,9 +104,13 @@ public struct GestureValues: Sendable, Hashable {
     public var fingers: Int
     /// Location in millimetres (centroid unless the recognizer says otherwise).
     public var location: PhysicalPoint
+    /// Tap count (tap), strokes (tickle).
     public var taps: Int?
+    /// Recognized direction (swipe) or dominant direction (pan).
     public var direction: Direction?
+    /// The edge an edge pan started from.
     public var edge: Edge?
+    /// Pinch scale, absolute since the attempt began.
     public var scale: Double?
     /// Radians, clockwise positive.
     public var rotation: Double?
@@ -148,8 +153,11 @@ public struct GestureValues: Sendable, Hashable {
 /// The touches one recognizer tracks, in arrival order, with current and start positions
 /// (millimetres). Storage is kept across attempts so steady-state frames do not allocate.
 public struct TrackedTouches: Sendable, Hashable {
+    /// Tracked touch ids, in arrival order.
     public private(set) var ids: [TouchID] = []
+    /// Current positions (mm), parallel to ``ids``.
     public private(set) var positions: [PhysicalPoint] = []
+    /// Positions when tracking started (mm), parallel to ``ids``.
     public private(set) var starts: [PhysicalPoint] = []
 
     public init() {}
