@@ -93,7 +93,16 @@ public struct GestureEngine: Sendable {
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         var out: [EngineOutput] = []
         let target = max(time, now)
+        // A recognizer that keeps re-arming a timer for "now" would spin here forever; after a
+        // generous number of steps its due timers are dropped and the bug reported.
+        var budget = 64 * (slots.count + 1)
         while let deadline = nextDeadline, deadline <= target {
+            budget -= 1
+            if budget < 0 {
+                note(.engineBug("timers kept firing at \(deadline); dropped every timer due by \(target)"))
+                for i in slots.indices { slots[i].timers.removeAll { $0.deadline <= target } }
+                break
+            }
             beginStep(at: deadline)
             fireTimers(at: deadline)
             failStrandedRecognizers()

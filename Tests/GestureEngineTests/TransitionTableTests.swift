@@ -69,3 +69,38 @@ struct Misbehaving: CustomRecognizer {
     mutating func reset() {}
     func values(at now: Timestamp) -> GestureValues { GestureValues(fingers: 0, location: .zero) }
 }
+
+/// Re-arms a zero-length timer forever.
+struct Spinner: CustomRecognizer {
+    var kind: GestureKind { .custom("spinner") }
+    var isDiscrete: Bool { true }
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        context.schedule(0, after: 0)
+    }
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {}
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) { context.fail() }
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) { context.fail() }
+    mutating func timerFired(_ token: Int, context: inout RecognizerContext) {
+        context.schedule(0, after: 0)
+    }
+    mutating func reset() {}
+    func values(at now: Timestamp) -> GestureValues { GestureValues(fingers: 0, location: .zero) }
+}
+
+@Suite("Engine self-protection")
+struct SelfProtectionTests {
+    @Test("a recognizer re-arming a zero-length timer cannot hang the engine")
+    func spinningTimer() {
+        var engine = GestureEngine(
+            device: testDevice,
+            configuration: EngineConfiguration(recognizers: [
+                recognizer("spin", .custom(AnyCustomRecognizer(Spinner())))
+            ])
+        )
+        let touch = Touch(id: TouchID(1), phase: .began, position: PhysicalPoint(x: 5, y: 5), startTime: .zero)
+        _ = engine.process(Frame(timestamp: .zero, touches: [touch]))
+        _ = engine.advance(to: Timestamp(seconds: 1))
+        #expect(engine.nextDeadline == nil)
+        #expect(engine.drainDiagnostics().contains { if case .engineBug = $0 { true } else { false } })
+    }
+}

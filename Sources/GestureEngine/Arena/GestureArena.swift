@@ -331,11 +331,17 @@ extension GestureEngine {
     // MARK: - Timers (spec §6.2)
 
     mutating func fireTimers(at deadline: Timestamp) {
+        // Only timers armed before this step fire in it; one re-armed for the same instant from
+        // a callback waits for the next step (which `advance` bounds).
+        let armedBefore = timerSerial
         for i in slots.indices {
-            while let k = slots[i].timers.indices
-                .filter({ slots[i].timers[$0].deadline == deadline })
-                .min(by: { slots[i].timers[$0].serial < slots[i].timers[$1].serial })
-            {
+            while true {
+                var due: Int?
+                for k in slots[i].timers.indices
+                where slots[i].timers[k].deadline == deadline && slots[i].timers[k].serial <= armedBefore {
+                    if due.map({ slots[i].timers[k].serial < slots[i].timers[$0].serial }) ?? true { due = k }
+                }
+                guard let k = due else { break }
                 let timer = slots[i].timers.remove(at: k)
                 guard !slots[i].state.isFinal else { continue }
                 invoke(i, .timer(timer.token), input: "timer")
