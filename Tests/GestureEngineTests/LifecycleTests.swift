@@ -210,4 +210,18 @@ struct LifecycleTests {
         #expect(h.gestures.allSatisfy { ($0.scalarVelocity ?? 0).isFinite && ($0.velocity?.x ?? 0).isFinite })
         #expect(h.checker.violations.isEmpty)
     }
+
+    @Test("touches still down when a recognizer resets are never offered to it again (spec §8.11)")
+    func staleTouchesAfterReset() {
+        var h = Harness([recognizer("press", longPress { $0.numberOfTouchesRequired = 2 })])
+        var f = Fingers()
+        let a = f.down(10, 10, at: 0)
+        let b = f.down(20, 10, at: 0)
+        f.up(a, at: 0.6)  // ends the press; b stays down
+        let c = f.down(30, 10, at: 0.7)  // only c is new: one finger, never two
+        f.up(c, at: 1.5)
+        f.up(b, at: 1.6)
+        h.run(f)
+        #expect(h.summary == ["press began@0.500", "press ended@0.600"])
+    }
 }
