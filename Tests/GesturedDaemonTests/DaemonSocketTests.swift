@@ -134,51 +134,85 @@ struct DaemonSocketTests {
         #expect(expected.withLock { $0.count } >= 2)
     }
 
-    @Test("a client that never reads is cut off with an overflow and does not stall the others")
-    func slowClientOverflows() async {
-        // A long two-finger pan: thousands of `changed` events, far more than the kernel's
-        // socket buffer plus the tiny outbox configured here.
-        let longPan = Self.recording { s in
-            s.drag(fingers: 2, from: .fraction(x: 0.1, y: 0.5), to: .fraction(x: 0.9, y: 0.5), duration: 30)
-        }
-        let config = """
-            [Daemon]
-            ClientQueueSoft=4
-            ClientQueueHard=8
+    static let longPan = recording { s in
+        s.drag(fingers: 2, from: .fraction(x: 0.1, y: 0.5), to: .fraction(x: 0.9, y: 0.5), duration: 30)
+    }
 
-            [Gesture pan]
-            Kind=pan
-            """
-        let slowResult = Mutex<(gestures: Int, overflow: Bool)>((0, false))
+    static let smallOutboxConfig = """
+        [Daemon]
+        ClientQueueSoft=4
+        ClientQueueHard=8
+
+        [Gesture pan]
+        Kind=pan
+        """
+
+    /// Reads everything a client gets until the connection ends.
+    static func readAll(_ client: IPCClient) -> [DaemonMessage] {
+        var messages: [DaemonMessage] = []
+        do {
+            while let message = try client.nextMessage(timeoutMilliseconds: 60_000) { messages.append(message) }
+        } catch {
+            Issue.record("the client's stream broke: \(error)")
+        }
+        return messages
+    }
+
+    @Test("a client that reads late gets changed events coalesced but every began and ended")
+    func lateReaderGetsCoalescedStream() async {
+        let slowResult = Mutex<[GestureEventMessage]>([])
         let fastResult = Mutex<[GestureEventMessage]>([])
-        let code = await Self.withDaemon(replays: [longPan], config: config, waitClients: 2) { path in
+        let code = await Self.withDaemon(replays: [Self.longPan], config: Self.smallOutboxConfig, waitClients: 2) { path in
             let slow = try! IPCClient(path: path, clientName: "slow")
             let fast = try! IPCClient(path: path, clientName: "fast")
             _ = try! slow.request(.subscribe(SubscribeRequest()))
             _ = try! fast.request(.subscribe(SubscribeRequest()))
-            let fastGot = Self.readGestures(fast)
-            fastResult.withLock { $0 = fastGot.gestures }
-            // Only now does the slow client read what the kernel buffered for it.
-            var count = 0
-            var overflow = false
-            do {
-                while let message = try slow.nextMessage(timeoutMilliseconds: 60_000) {
-                    if case .gesture = message { count += 1 }
-                    if case .overflow = message { overflow = true }
-                }
-            } catch {
-                Issue.record("the slow client's stream broke: \(error)")
-            }
-            slowResult.withLock { $0 = (count, overflow) }
+            fastResult.withLock { $0 = Self.readGestures(fast).gestures }
+            // Only now does the slow client read what was kept for it.
+            slowResult.withLock { $0 = Self.readGestures(slow).gestures }
         }
         #expect(code == .success)
         let fast = fastResult.withLock { $0 }
-        #expect(fast.first?.state == .began)
-        #expect(fast.last?.state == .ended, "the reading client got the whole gesture, ended included")
-        #expect(fast.count > 500)
         let slow = slowResult.withLock { $0 }
-        #expect(slow.gestures < fast.count, "the slow client lost events")
-        #expect(slow.overflow, "the slow client was told why it was cut off")
+        #expect(fast.first?.state == .began)
+        #expect(fast.last?.state == .ended, "the reading client got the whole gesture")
+        #expect(fast.count > 500)
+        #expect(slow.count < fast.count, "the late reader's changed events were coalesced")
+        #expect(slow.first?.state == .began)
+        #expect(slow.last == fast.last, "the late reader still gets the final ended, with the final values")
+        #expect(slow.allSatisfy { fast.contains($0) }, "coalescing keeps real events, it invents none")
+    }
+
+    @Test("a client that never reads overflows, is told so and is disconnected; the others are not stalled")
+    func slowClientOverflows() async {
+        // Raw touches are not coalesced: a long two-finger pan yields thousands of them, far
+        // more than the kernel's socket buffer and the tiny outbox configured here. The test
+        // runs as root, which may subscribe to raw touches.
+        let slowResult = Mutex<[DaemonMessage]>([])
+        let fastResult = Mutex<[DaemonMessage]>([])
+        // The pan leaves the touches with the sink (CancelsTouches=no), so every move of
+        // both fingers is streamed.
+        let config = Self.smallOutboxConfig + "\nCancelsTouches=no\n"
+        // Paced at 10× the recording's speed so the reading client competes with input as it
+        // would live (an unpaced replay delivers the whole recording in one burst, which
+        // overflows every client with this tiny outbox); no assertion depends on the pace.
+        let code = await Self.withDaemon(replays: [Self.longPan], config: config, waitClients: 2, pacing: .realtime(speed: 10)) { path in
+            let slow = try! IPCClient(path: path, clientName: "slow")
+            let fast = try! IPCClient(path: path, clientName: "fast")
+            _ = try! slow.request(.subscribe(SubscribeRequest(rawTouches: true)))
+            _ = try! fast.request(.subscribe(SubscribeRequest(rawTouches: true)))
+            fastResult.withLock { $0 = Self.readAll(fast) }
+            slowResult.withLock { $0 = Self.readAll(slow) }
+        }
+        #expect(code == .success)
+        let fast = fastResult.withLock { $0 }
+        let slow = slowResult.withLock { $0 }
+        let fastTouches = fast.count { if case .touch = $0 { true } else { false } }
+        #expect(fastTouches > 2000)
+        #expect(fast.contains { if case .gesture(let g) = $0 { g.state == .ended } else { false } })
+        #expect(fast.last.map { if case .shutdown = $0 { true } else { false } } == true)
+        #expect(slow.count < fast.count)
+        #expect(slow.last.map { if case .overflow = $0 { true } else { false } } == true, "the last thing the slow client reads is the overflow notice")
     }
 
     @Test("malformed JSON, unknown requests and over-long lines get error replies")
