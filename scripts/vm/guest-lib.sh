@@ -128,10 +128,27 @@ vm_libinput_stop() {
 	return $_rc
 }
 
-# vm_synth DESC STEP...: a scripted recording for DESC (see synth-evemu.py),
-# written to a new file whose path is printed.
+# vm_tool NAME: the path of one of this build's executables (gestured,
+# gesturectl): beside $GESTURED_BIN when the caller set it, else in the
+# checkout's .build/debug.
+vm_tool() {
+	if [ -n "${GESTURED_BIN:-}" ]; then
+		echo "$(dirname "$GESTURED_BIN")/$1"
+	else
+		echo "$GESTURED_REPO/.build/debug/$1"
+	fi
+}
+
+# vm_synth DESC LINE...: a recording for DESC of the gestures given one a
+# line in `gesturectl synthesize`'s script format ("tap fingers=2",
+# "swipe fingers=3 direction=up", ...), written to a new file whose path is
+# printed. The project's own synthesizer makes it (swift build first).
 vm_synth() {
+	_desc=$1
+	shift
+	_script=$(mktemp "$VM_SCRATCH/gestures.XXXXXX")
+	printf '%s\n' "$@" > "$_script"
 	_rec=$(mktemp "$VM_SCRATCH/recording.XXXXXX")
-	python3 -I -S "$GESTURED_REPO/scripts/vm/synth-evemu.py" "$@" > "$_rec" || return 1
+	"$(vm_tool gesturectl)" synthesize "$_script" --device "$_desc" > "$_rec" || return 1
 	echo "$_rec"
 }

@@ -19,8 +19,8 @@ set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
 guest=$GESTURED_REPO/Tests/EndToEndTests/Guest
 devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
-gestured=${GESTURED_BIN:-$GESTURED_REPO/.build/debug/gestured}
-gesturectl=$(dirname "$gestured")/gesturectl
+gestured=$(vm_tool gestured)
+gesturectl=$(vm_tool gesturectl)
 for tool in "$gestured" "$gesturectl"; do
 	[ -x "$tool" ] || { vm_log "no $tool (swift build first)"; exit 1; }
 done
