@@ -152,3 +152,67 @@ vm_synth() {
 	"$(vm_tool gesturectl)" synthesize "$_script" --device "$_desc" > "$_rec" || return 1
 	echo "$_rec"
 }
+
+# vm_daemon_start [ARGS...]: starts this build's gestured as its service
+# would (Type=notify: NOTIFY_SOCKET, ready on READY=1) with its socket at
+# $VM_SOCKET, its log in $VM_SCRATCH/daemon.log, and returns once it is
+# ready. Sets VM_DAEMON_PID.
+VM_SOCKET=/run/gestured/gestured.sock
+vm_daemon_start() {
+	_notify=/run/gestured-notify.sock
+	_notes=$VM_SCRATCH/notify.log
+	: > "$_notes"
+	socat -u UNIX-RECV:"$_notify" OPEN:"$_notes",creat,append &
+	VM_NOTIFY_PID=$!
+	vm_wait_until 10 "the notify socket" test -S "$_notify" || return 1
+	mkdir -p "$(dirname "$VM_SOCKET")"
+	NOTIFY_SOCKET=$_notify "$(vm_tool gestured)" --socket "$VM_SOCKET" "$@" 2> "$VM_SCRATCH/daemon.log" &
+	VM_DAEMON_PID=$!
+	vm_wait_until 30 "READY=1 from gestured" vm_file_has "$_notes" '^READY=1' ||
+		{ cat "$VM_SCRATCH/daemon.log" >&2; return 1; }
+}
+
+# vm_daemon_stop: SIGTERM, then the daemon's exit status (124: it had not
+# exited 15 s later); its log goes to stderr.
+vm_daemon_stop() {
+	kill -TERM "$VM_DAEMON_PID"
+	vm_wait_exit 15 "$VM_DAEMON_PID"
+	_rc=$?
+	kill "$VM_NOTIFY_PID" 2> /dev/null
+	sed 's/^/gestured: /' "$VM_SCRATCH/daemon.log" >&2
+	return $_rc
+}
+
+# vm_client_start: a socket client (socat) that says hello and subscribes to
+# everything; what it receives goes to $VM_RECEIVED. Returns once the daemon
+# has confirmed the subscription. Requests go in through a FIFO this shell
+# keeps open on fd 5, so the connection lasts until the daemon closes it.
+# Sets VM_CLIENT_PID.
+VM_RECEIVED=$VM_SCRATCH/client.out
+vm_client_start() {
+	_requests=$VM_SCRATCH/client.in
+	rm -f "$_requests"
+	mkfifo "$_requests"
+	: > "$VM_RECEIVED"
+	socat - UNIX-CONNECT:"$VM_SOCKET" < "$_requests" > "$VM_RECEIVED" &
+	VM_CLIENT_PID=$!
+	exec 5> "$_requests"
+	echo '{"type":"hello","id":1,"protocol_version":1,"client_name":"kernel-tier"}' >&5
+	echo '{"type":"subscribe","id":2}' >&5
+	vm_wait_until 10 "the daemon to confirm the subscription" \
+		vm_file_has "$VM_RECEIVED" '"request":"subscribe"' || { cat "$VM_RECEIVED" >&2; return 1; }
+}
+
+# vm_client_stop: waits for the client to end (the daemon closes the
+# connection when it stops) and closes the request FIFO.
+vm_client_stop() {
+	vm_wait_exit 10 "$VM_CLIENT_PID" > /dev/null
+	exec 5>&-
+}
+
+# vm_count FILE PATTERN: how many lines of FILE match PATTERN (ERE).
+vm_count() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
+
+# vm_received_at_least N PATTERN: whether the client has received at least N
+# lines matching PATTERN.
+vm_received_at_least() { [ "$(vm_count "$VM_RECEIVED" "$2")" -ge "$1" ]; }

@@ -22,58 +22,6 @@ extension KernelTierTests {
         static let touchscreenName = "ELAN Touchscreen"
         static let clickpadName = "Logitech Rechargeable Touchpad T650"
 
-        /// Everything the socket client received, decoded with the protocol module.
-        static func received(_ run: GuestRun) throws -> [DaemonMessage] {
-            let decoder = MessageDecoder()
-            return try run.lines("client", "json").map { try decoder.decodeDaemonMessage(Array($0.utf8)) }
-        }
-
-        /// The gesture events of one device, in order.
-        static func gestures(_ run: GuestRun, device name: String) throws -> [GestureEventMessage] {
-            try received(run).compactMap { message in
-                if case .gesture(let gesture) = message, gesture.deviceName == name { return gesture }
-                return nil
-            }
-        }
-
-        /// Each gesture (one gesture id) in one line: its name and fingers, then
-        /// what it did — a discrete one its direction; a continuous one the
-        /// states it went through, and which way it scaled, turned or left an edge.
-        static func outcomes(_ gestures: [GestureEventMessage]) -> [String] {
-            var order: [String] = []
-            var events: [String: [GestureEventMessage]] = [:]
-            for gesture in gestures {
-                if events[gesture.gestureID] == nil { order.append(gesture.gestureID) }
-                events[gesture.gestureID, default: []].append(gesture)
-            }
-            return order.map { id in
-                let all = events[id] ?? []
-                let first = all[0]
-                var line = "\(first.name) fingers=\(first.fingers)"
-                if all.count == 1, first.state == .recognized {
-                    if let direction = first.direction { line += " \(direction)" }
-                    return line
-                }
-                line += " " + Self.phases(all.map(\.state))
-                if let edge = first.edge { line += " from \(edge)" }
-                if let scale = all.last?.scale { line += scale > 1 ? " grew" : " shrank" }
-                if let rotation = all.last?.rotation { line += rotation > 0 ? " clockwise" : " counterclockwise" }
-                return line
-            }
-        }
-
-        /// "began…ended": began, any number of changed, then ended or cancelled;
-        /// any other sequence is spelled out.
-        static func phases(_ states: [WireGestureState]) -> String {
-            let middle = states.dropFirst().dropLast()
-            if states.count >= 2, states.first == .began, middle.allSatisfy({ $0 == .changed }),
-                let last = states.last, last == .ended || last == .cancelled
-            {
-                return "began…\(last.rawValue)"
-            }
-            return states.map(\.rawValue).joined(separator: ",")
-        }
-
         static let directions = ["left", "right", "up", "down"]
 
         @Test("the daemon signals readiness, serves the client and stops cleanly on SIGTERM")
@@ -82,7 +30,7 @@ extension KernelTierTests {
             #expect(run.exitStatus == 0, run.diagnosis)
             #expect(run.values("daemon", "ready").count == 1, run.diagnosis)
             #expect(run.integer("daemon", "exit") == 0, run.diagnosis)
-            let messages = try Self.received(run)
+            let messages = try ClientTranscript.received(run)
             guard case .hello(let hello)? = messages.first else {
                 Issue.record("the first reply is not hello: \(String(describing: messages.first))")
                 return
@@ -103,7 +51,7 @@ extension KernelTierTests {
                 try #require(run.values("touchscreen", "node").first?.first, run.diagnosis),
                 try #require(run.values("clickpad", "node").first?.first, run.diagnosis),
             ]
-            let plugging = try Self.received(run).compactMap { message -> String? in
+            let plugging = try ClientTranscript.received(run).compactMap { message -> String? in
                 switch message {
                 case .deviceAdded(let info): "added \(info.kind) \(info.name) \(info.device)"
                 case .deviceRemoved(let removed): "removed \(removed.name) \(removed.device)"
@@ -145,15 +93,15 @@ extension KernelTierTests {
                     "edge-top fingers=1 began…ended from top",
                     "edge-bottom fingers=1 began…ended from bottom",
                 ]
-            let gestures = try Self.gestures(run, device: Self.touchscreenName)
-            #expect(Self.outcomes(gestures) == expected, run.diagnosis)
+            let gestures = try ClientTranscript.gestures(run, device: Self.touchscreenName)
+            #expect(ClientTranscript.outcomes(gestures) == expected, run.diagnosis)
             #expect(gestures.first { $0.name == "double-tap" }?.taps == 2)
         }
 
         @Test("the touchscreen's pinches and rotation have the scripted size")
         func touchscreenMagnitudes() async throws {
             let run = try await Self.boot.value
-            let gestures = try Self.gestures(run, device: Self.touchscreenName)
+            let gestures = try ClientTranscript.gestures(run, device: Self.touchscreenName)
             let ends = gestures.filter { $0.state == .ended }
             // pinch scale=0.5, pinch scale=2: the recognizer starts counting a few
             // mm in (hysteresis), so the reported scales fall a little short
@@ -186,8 +134,8 @@ extension KernelTierTests {
                     "touchpad-pinch fingers=2 began…ended grew",
                     "touchpad-hold fingers=3 began…ended",
                 ]
-            let gestures = try Self.gestures(run, device: Self.clickpadName)
-            #expect(Self.outcomes(gestures) == expected, run.diagnosis)
+            let gestures = try ClientTranscript.gestures(run, device: Self.clickpadName)
+            #expect(ClientTranscript.outcomes(gestures) == expected, run.diagnosis)
         }
     }
 }
