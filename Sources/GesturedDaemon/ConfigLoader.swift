@@ -43,18 +43,10 @@ public struct LoadedConfiguration: Sendable {
     public var configurator: DeviceConfigurator {
         let configuration = self.configuration
         return { device, kind, udevProperties in
-            let settings = configuration.deviceSettings(for: device, udevProperties: udevProperties)
+            let settings = configuration.deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
             guard !settings.isDisabled else { return nil }
-            var adjusted = device
-            if !device.hasResolution {
-                if let width = settings.widthMM, width > 0, let x = device.xAxis {
-                    adjusted.setResolution(x: max(1, Int32((Double(x.maximum - x.minimum) / width).rounded())))
-                }
-                if let height = settings.heightMM, height > 0, let y = device.yAxis {
-                    adjusted.setResolution(y: max(1, Int32((Double(y.maximum - y.minimum) / height).rounded())))
-                }
-            }
-            let engine = configuration.engineConfiguration(for: adjusted, udevProperties: udevProperties)
+            let adjusted = settings.applyingPhysicalSize(to: device)
+            let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
             return DeviceSetup(configuration: engine, device: adjusted)
         }

@@ -22,6 +22,8 @@ public struct DaemonOptions: Sendable {
     public var useUdev = true
     /// Stop when every replay has finished (demo).
     public var exitAfterReplays = false
+    /// Start the replays only once this many clients have subscribed.
+    public var replayWaitClients = 0
 
     public init() {}
 }
@@ -112,6 +114,7 @@ public final class Daemon: Sendable {
         let replaysDone = AsyncStream.makeStream(of: Void.self)
         if options.useUdev { await hub.startHotplug() }
         if !options.replays.isEmpty {
+            if options.replayWaitClients > 0 { await server.waitForSubscribers(options.replayWaitClients) }
             let remaining = Counter(options.replays.count)
             for replay in options.replays {
                 let device = replay.recording.device
