@@ -149,9 +149,7 @@ extension KernelTierTests {
                 #expect(!lines.isEmpty, run.diagnosis)
                 // every non-blank line decodes (Self.messages throws otherwise)
                 #expect(try Self.messages(run, device).count == lines.filter { !$0.isEmpty }.count)
-                withKnownIssue("--json writes a second newline after each object (PrintingPublisher)") {
-                    #expect(lines.allSatisfy { !$0.isEmpty }, "\(device): blank lines in gestured's output")
-                }
+                #expect(lines.allSatisfy { !$0.isEmpty }, "\(device): blank lines in gestured's output")
             }
         }
 
