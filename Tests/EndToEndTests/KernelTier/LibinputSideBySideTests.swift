@@ -7,7 +7,7 @@ extension KernelTierTests {
     /// while randomized touchpad gestures are played, compared touch burst by
     /// touch burst.
     ///
-    /// The tier plays 40 gestures (about a minute); the full comparison the
+    /// The tier plays 24 gestures (about 40 s); the full comparison the
     /// project reports on is 200 or more:
     /// `scripts/vm/run.sh Tests/EndToEndTests/Guest/libinput-side-by-side.sh 200 SEED`
     /// prints every label and each disagreement. `GESTURED_SIDE_BY_SIDE_COUNT`
@@ -15,7 +15,7 @@ extension KernelTierTests {
     @Suite("gestured and libinput side by side on a clickpad")
     struct LibinputSideBySide {
         static let environment = ProcessInfo.processInfo.environment
-        static let count = environment["GESTURED_SIDE_BY_SIDE_COUNT"].flatMap(Int.init) ?? 40
+        static let count = environment["GESTURED_SIDE_BY_SIDE_COUNT"].flatMap(Int.init) ?? 24
         static let seed = environment["GESTURED_SIDE_BY_SIDE_SEED"].flatMap(Int.init) ?? 20_261_130
 
         static let boot = Task {
