@@ -153,22 +153,41 @@ vm_synth() {
 	echo "$_rec"
 }
 
-# vm_daemon_start [ARGS...]: starts this build's gestured as its service
-# would (Type=notify: NOTIFY_SOCKET, ready on READY=1) with its socket at
-# $VM_SOCKET, its log in $VM_SCRATCH/daemon.log, and returns once it is
-# ready. Sets VM_DAEMON_PID.
+# vm_daemon_start [--socket-activated] [ARGS...]: starts this build's
+# gestured as its service would: Type=notify (NOTIFY_SOCKET, ready on
+# READY=1), its socket at $VM_SOCKET, its log in $VM_SCRATCH/daemon.log.
+# Sets VM_DAEMON_PID.
+#   default             gestured binds the socket itself; returns once ready.
+#   --socket-activated  as gestured.socket would: systemd-socket-activate
+#                       listens on $VM_SOCKET and starts gestured (same pid)
+#                       with the socket as fd 3 (LISTEN_FDS) on the first
+#                       connection. Returns once the socket listens; call
+#                       vm_daemon_ready after connecting.
 VM_SOCKET=/run/gestured/gestured.sock
+VM_NOTES=$VM_SCRATCH/notify.log
 vm_daemon_start() {
 	_notify=/run/gestured-notify.sock
-	_notes=$VM_SCRATCH/notify.log
-	: > "$_notes"
-	socat -u UNIX-RECV:"$_notify" OPEN:"$_notes",creat,append &
+	: > "$VM_NOTES"
+	socat -u UNIX-RECV:"$_notify" OPEN:"$VM_NOTES",creat,append &
 	VM_NOTIFY_PID=$!
 	vm_wait_until 10 "the notify socket" test -S "$_notify" || return 1
 	mkdir -p "$(dirname "$VM_SOCKET")"
+	if [ "${1:-}" = --socket-activated ]; then
+		shift
+		systemd-socket-activate -E NOTIFY_SOCKET="$_notify" -l "$VM_SOCKET" \
+			"$(vm_tool gestured)" "$@" 2> "$VM_SCRATCH/daemon.log" &
+		VM_DAEMON_PID=$!
+		vm_wait_until 10 "systemd-socket-activate to listen" test -S "$VM_SOCKET"
+		return
+	fi
 	NOTIFY_SOCKET=$_notify "$(vm_tool gestured)" --socket "$VM_SOCKET" "$@" 2> "$VM_SCRATCH/daemon.log" &
 	VM_DAEMON_PID=$!
-	vm_wait_until 30 "READY=1 from gestured" vm_file_has "$_notes" '^READY=1' ||
+	vm_daemon_ready
+}
+
+# vm_daemon_ready: waits for the daemon's READY=1.
+vm_daemon_ready() {
+	vm_wait_until 30 "READY=1 from gestured" vm_file_has "$VM_NOTES" '^READY=1' ||
 		{ cat "$VM_SCRATCH/daemon.log" >&2; return 1; }
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest script (scripts/vm/run.sh): the daemon end to end. gestured starts as
-# its service would (Type=notify: ready when it sends READY=1), a socket
-# client subscribes, and only then is each device plugged in, so the daemon
+# its units would start it (socket-activated on the first connection, then
+# Type=notify: ready when it sends READY=1), a socket client subscribes,
+# and only then is each device plugged in, so the daemon
 # must find it through udev (with the project's rules) by itself. The
 # gestures of Guest/<device>.gestures (`gesturectl synthesize`) are played
 # onto it in real time; the device is unplugged; finally the daemon is
@@ -11,6 +12,7 @@
 #
 # Output, one fact a line (parsed by DaemonHotplugTests.swift):
 #   daemon ready                    READY=1 arrived on NOTIFY_SOCKET
+#   daemon socket-activated         it used the socket it was handed (fd 3)
 #   <device> node /dev/input/eventN
 #   <device> played N               evemu events played onto the node
 #   daemon exit N                   gestured's exit status after SIGTERM
@@ -22,9 +24,15 @@ guest=$GESTURED_REPO/Tests/EndToEndTests/Guest
 devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
 
 vm_start_udevd || exit 1
-vm_daemon_start || exit 1
-echo "daemon ready"
+# as gestured.socket and gestured.service would: the first connection (the
+# client's) starts the daemon on the listening socket
+vm_daemon_start --socket-activated || exit 1
 vm_client_start || exit 1
+vm_daemon_ready || exit 1
+echo "daemon ready"
+if grep -q 'Using the socket passed by systemd' "$VM_SCRATCH/daemon.log"; then
+	echo "daemon socket-activated"
+fi
 
 status=0
 plugged=0

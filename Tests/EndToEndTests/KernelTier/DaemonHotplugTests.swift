@@ -4,7 +4,7 @@ import Testing
 
 extension KernelTierTests {
     /// One boot of `Guest/daemon-hotplug.sh touchscreen clickpad`: the daemon
-    /// started as its service would be, a socket client subscribed, and then
+    /// socket-activated as its units would start it, a socket client subscribed, and then
     /// the touchscreen and the clickpad plugged in one after the other (found
     /// through udev), given the gestures of `Guest/<device>.gestures` (made by
     /// `gesturectl synthesize`, played in real time), and unplugged.
@@ -24,11 +24,12 @@ extension KernelTierTests {
 
         static let directions = ["left", "right", "up", "down"]
 
-        @Test("the daemon signals readiness, serves the client and stops cleanly on SIGTERM")
+        @Test("the socket-activated daemon signals readiness, serves the client and stops cleanly on SIGTERM")
         func lifecycle() async throws {
             let run = try await Self.boot.value
             #expect(run.exitStatus == 0, run.diagnosis)
             #expect(run.values("daemon", "ready").count == 1, run.diagnosis)
+            #expect(run.values("daemon", "socket-activated").count == 1, run.diagnosis)
             #expect(run.integer("daemon", "exit") == 0, run.diagnosis)
             let messages = try ClientTranscript.received(run)
             guard case .hello(let hello)? = messages.first else {
