@@ -32,19 +32,30 @@ public final class IPCClient: @unchecked Sendable {
 
     /// Sends a request and returns its reply (the first reply or error carrying its id);
     /// events that arrive before it are kept for ``nextMessage()``.
-    public func request(_ request: ClientRequest) throws -> DaemonMessage {
+    /// - Parameter timeoutMilliseconds: how long to wait for the reply (-1: forever); a
+    ///   daemon that does not answer in time is an error, so a wedged peer cannot hang the
+    ///   caller.
+    public func request(_ request: ClientRequest, timeoutMilliseconds: Int32 = 30_000) throws -> DaemonMessage {
         let id = nextID
         nextID += 1
         try send(ClientMessage(id: id, request))
         var skipped: [DaemonMessage] = []
         defer { pending.insert(contentsOf: skipped, at: 0) }
-        while let message = try readMessage() {
+        while true {
+            guard let message = try readMessage(timeoutMilliseconds: timeoutMilliseconds) else {
+                if connection.fileDescriptor >= 0, !isClosedByPeer {
+                    throw SystemError(operation: "read a reply to '\(request.type)' from the daemon (no answer in time)", errno: .timedOut)
+                }
+                throw SystemError(operation: "read a reply from the daemon (connection closed)", errno: .connectionReset)
+            }
             if replyID(message) == id { return message }
             if case .error(let e) = message, e.id == nil { return message }
             skipped.append(message)
         }
-        throw SystemError(operation: "read a reply from the daemon (connection closed)", errno: .connectionReset)
     }
+
+    /// The daemon closed the connection (end of file was read).
+    public private(set) var isClosedByPeer = false
 
     /// Sends one request line.
     public func send(_ message: ClientMessage) throws {
@@ -69,6 +80,7 @@ public final class IPCClient: @unchecked Sendable {
             guard connection.waitReadable(timeoutMilliseconds: timeoutMilliseconds) else { return nil }
             switch try connection.read() {
             case .endOfFile:
+                isClosedByPeer = true
                 if case .line(let line)? = framer.finish() { return try decoder.decodeDaemonMessage(line) }
                 return nil
             case .wouldBlock:

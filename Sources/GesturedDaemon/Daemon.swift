@@ -79,9 +79,17 @@ public final class Daemon: Sendable {
         let listener: UnixListener
         let socketPath = options.socketPath ?? loaded.daemon.socketPath
         let fds = ListenFDs.descriptors(environment: options.environment, pid: ListenFDs.currentPID)
+        var adopted: UnixListener?
         if let fd = fds.first, options.socketPath == nil {
-            listener = UnixListener.adopt(fileDescriptor: fd)
-            logger.notice("Using the socket passed by systemd", [("socket.fd", "\(fd)")])
+            do {
+                adopted = try UnixListener.adopt(fileDescriptor: fd)
+                logger.notice("Using the socket passed by systemd", [("socket.fd", "\(fd)")])
+            } catch {
+                logger.error("Ignoring the descriptor passed by systemd, binding the socket path instead", [("error", "\(error)")])
+            }
+        }
+        if let adopted {
+            listener = adopted
         } else {
             do {
                 Files.makeDirectories(parentDirectory(of: socketPath))
@@ -113,6 +121,7 @@ public final class Daemon: Sendable {
         // Signals are handled from here on, also while replays wait for their audience.
         let signals = SignalSource()
         let events = AsyncStream.makeStream(of: String.self)
+        stopRequests.set(events.continuation)
         let signalStream = signals.signals
         let signalTask = Task {
             for await signal in signalStream { events.continuation.yield(signal.name) }
@@ -171,6 +180,12 @@ public final class Daemon: Sendable {
 
     let server = Holder<IPCServer>()
     let hub = Holder<InputHub>()
+    let stopRequests = Holder<AsyncStream<String>.Continuation>()
+
+    /// Asks a running daemon to stop as SIGTERM would (embedding, tests).
+    public func stop(reason: String = "stop requested") {
+        stopRequests.get()?.yield(reason)
+    }
 
     /// Reloads the configuration; nil on success, or the problems found (old one kept).
     func reload(_ current: ConfigurationBox) async -> String? {

@@ -126,12 +126,21 @@ struct BinaryTests {
 
     /// Connects once the daemon has bound its socket (bounded wait on a condition).
     static func connect(_ socket: String, process: Process) throws -> IPCClient {
+        try connect(socket, isRunning: { process.isRunning })
+    }
+
+    static func connect(_ socket: String, isRunning: () -> Bool) throws -> IPCClient {
+        var lastError: (any Error)?
         for _ in 0..<2000 {
-            if let client = try? IPCClient(path: socket, clientName: "test") { return client }
-            guard process.isRunning else { break }
+            do {
+                return try IPCClient(path: socket, clientName: "test")
+            } catch {
+                lastError = error
+            }
+            guard isRunning() else { break }
             usleep(5000)
         }
-        throw CocoaError(.fileNoSuchFile)
+        throw lastError ?? CocoaError(.fileNoSuchFile)
     }
 
     @Test("SIGTERM mid-gesture: clients get cancelled, then shutdown; the socket is removed; exit 0")

@@ -72,18 +72,25 @@ struct SystemdDaemonTests {
         try "[Daemon]\nSocketPath=\(configured)\n\n[Gesture tap]\nKind=tap\n".write(to: config, atomically: true, encoding: .utf8)
         let listener = try UnixListener.bind(path: activated)
         // systemd puts the socket at fd 3 and sets LISTEN_PID to the service's pid; a shell
-        // that execs the daemon has the same pid, so it can name itself.
-        let command = "exec 3<&\(listener.fileDescriptor); LISTEN_PID=$$ LISTEN_FDS=1 exec '\(BinaryTests.binary)' --config '\(config.path)' --no-udev"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // that execs the daemon keeps its pid, so it can name itself. Foundation's Process
+        // closes inherited descriptors, so this spawns with posix_spawn and a dup2 to fd 3.
+        let command = "LISTEN_PID=$$ LISTEN_FDS=1 exec '\(BinaryTests.binary)' --config '\(config.path)' --no-udev 2>/dev/null"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, listener.fileDescriptor, 3)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        try #require(spawned == 0)
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
         }
-        let client = try BinaryTests.connect(activated, process: process)
+        let process = SpawnedProcess(pid: pid)
+        let client = try BinaryTests.connect(activated, isRunning: { process.isRunning })
         #expect(client.hello?.protocolVersion == ProtocolVersion.major)
         if case .status(let s) = try client.request(.status) { #expect(s.gestures == 1) } else { Issue.record("no status reply") }
         #expect(!FileManager.default.fileExists(atPath: configured), "the configured path was not bound")
@@ -98,4 +105,10 @@ struct SystemdDaemonTests {
         #expect(EmbeddedResources.demoRecording + "\n" == demo, "run scripts/embed-resources.sh")
         #expect(GestureSynthesizer.demoTouchscreenRecording() == demo, "regenerate: gesturectl synthesize demo > config/demo/demo-touchscreen.evemu")
     }
+}
+
+/// A child started with posix_spawn.
+struct SpawnedProcess {
+    let pid: pid_t
+    var isRunning: Bool { kill(pid, 0) == 0 && waitpid(pid, nil, WNOHANG) == 0 }
 }

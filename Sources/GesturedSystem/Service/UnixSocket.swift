@@ -172,9 +172,28 @@ public final class UnixListener: @unchecked Sendable {
         return listener
     }
 
-    /// Adopts a descriptor passed by systemd socket activation (`LISTEN_FDS`).
-    public static func adopt(fileDescriptor fd: Int32) -> UnixListener {
+    /// Adopts a descriptor passed by systemd socket activation (`LISTEN_FDS`), after checking
+    /// that it is a listening Unix stream socket (`sd_is_socket_unix(3)`'s test).
+    /// - Throws: when the descriptor is something else, so the caller can bind its own path.
+    public static func adopt(fileDescriptor fd: Int32) throws(SystemError) -> UnixListener {
+        var type: Int32 = 0
+        var listening: Int32 = 0
+        var family = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 else {
+            throw SystemError(operation: "use passed descriptor \(fd) (not a socket)", errno: .current)
+        }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length)
+        var addressLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &family) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &addressLength) }
+        }
+        guard named == 0, family.ss_family == sa_family_t(AF_UNIX), type == Int32(SOCK_STREAM.rawValue), listening == 1 else {
+            throw SystemError(operation: "use passed descriptor \(fd) (not a listening Unix stream socket)", errno: .notSocket)
+        }
         setNonBlocking(fd)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return UnixListener(fd: fd, path: nil)
     }
 
