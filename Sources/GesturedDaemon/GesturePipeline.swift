@@ -6,23 +6,47 @@ public struct GesturePipeline: Sendable {
     public let node: String
     public let device: DeviceDescription
     public private(set) var assembler: FrameAssembler
+    /// Palm, thumb and jitter filtering between the assembler and the engine.
+    public private(set) var filter: TouchFilter
     public private(set) var engine: GestureEngine
     /// The time of the last frame or deadline processed (never goes backwards).
     public private(set) var now: Timestamp?
 
-    public init(node: String, device: DeviceDescription, configuration: EngineConfiguration) {
+    public init(
+        node: String,
+        device: DeviceDescription,
+        configuration: EngineConfiguration,
+        filterSettings: TouchFilterSettings = TouchFilterSettings()
+    ) {
         self.node = node
         self.device = device
         self.assembler = FrameAssembler(device: device, maxTouches: configuration.maxTouches)
-        self.engine = GestureEngine(device: device, configuration: configuration)
+        self.filter = TouchFilter(device: device, settings: filterSettings)
+        self.engine = GestureEngine(device: device, configuration: Self.devicePolicy(configuration, device: device))
+    }
+
+    /// What the device kind changes in the recognizers: on a touchpad two fingers moving
+    /// together, or one moving beside a resting one, are a scroll, so a pinch needs the fingers
+    /// to move apart or together (``PinchParameters/requiresOpposingMotion``).
+    static func devicePolicy(_ configuration: EngineConfiguration, device: DeviceDescription) -> EngineConfiguration {
+        guard device.kind == .touchpad else { return configuration }
+        var adjusted = configuration
+        for index in adjusted.recognizers.indices {
+            if case .pinch(var parameters) = adjusted.recognizers[index].kind {
+                parameters.requiresOpposingMotion = true
+                adjusted.recognizers[index].kind = .pinch(parameters)
+            }
+        }
+        return adjusted
     }
 
     /// Feeds kernel events; every `SYN_REPORT` becomes a frame and one engine step.
     public mutating func feed<S: Sequence<RawEvent>>(_ events: S) -> [EngineOutput] {
         var outputs: [EngineOutput] = []
         for event in events {
-            guard let frame = assembler.feed(event) else { continue }
-            now = frame.timestamp
+            guard let assembled = assembler.feed(event) else { continue }
+            now = assembled.timestamp
+            guard let frame = filter.filter(assembled) else { continue }
             outputs += engine.process(frame)
         }
         return outputs
@@ -42,9 +66,10 @@ public struct GesturePipeline: Sendable {
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
-        if let frame = assembler.cancelAll(at: t) {
+        if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {
             outputs += engine.process(frame)
         }
+        filter.reset()
         outputs += engine.reset(at: t)
         return outputs
     }
@@ -63,7 +88,7 @@ public struct GesturePipeline: Sendable {
     /// Replaces the configuration; gestures of changed recognizers are cancelled.
     public mutating func reconfigure(_ configuration: EngineConfiguration, at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
-        return engine.reconfigure(configuration, at: t)
+        return engine.reconfigure(Self.devicePolicy(configuration, device: device), at: t)
     }
 
     /// Assembler and engine diagnostics since the last call, for the caller to log.

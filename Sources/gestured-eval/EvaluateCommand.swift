@@ -1,3 +1,4 @@
+import GestureEngine
 import GesturedCLISupport
 import GesturedDaemon
 import GesturedSystem
@@ -6,7 +7,7 @@ import GesturedSystem
 /// configuration and prints how many do what their label says (docs/evaluation.md).
 enum EvaluateCommand {
     static let usage = """
-        usage: gestured-eval [--corpus DIR] [--config FILE] [--only TEXT] [--quiet]
+        usage: gestured-eval [--corpus DIR] [--config FILE] [--only TEXT] [--quiet] [--no-filter]
                              [--write-baseline FILE] [--check-baseline FILE]
 
         Replays every labelled recording of the corpus (DIR/real, descriptions from
@@ -21,6 +22,7 @@ enum EvaluateCommand {
         .option("config", value: "FILE", help: "configuration (default config/evaluation.conf)"),
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
+        .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
         .option("write-baseline", value: "FILE", help: "write 'passed total' to FILE"),
         .option("check-baseline", value: "FILE", help: "exit 1 when fewer pass than FILE records"),
         .flag("help", help: "show this help"),
@@ -51,7 +53,8 @@ enum EvaluateCommand {
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
         }
-        let evaluator = Evaluator(corpus: corpus, configuration: configuration)
+        let evaluator = Evaluator(
+            corpus: corpus, configuration: configuration, filterSettings: parsed.has("no-filter") ? .disabled : TouchFilterSettings())
         var recordings = evaluator.labelledRecordings()
         if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
         let report = EvaluationReport(results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) })

@@ -61,10 +61,13 @@ public struct Evaluator: Sendable {
     /// The corpus root (holding `real/` and `devices/`).
     public var corpus: String
     public var configuration: LoadedConfiguration
+    /// The touch filter's settings (``TouchFilterSettings/disabled`` measures the engine alone).
+    public var filterSettings: TouchFilterSettings
 
-    public init(corpus: String, configuration: LoadedConfiguration) {
+    public init(corpus: String, configuration: LoadedConfiguration, filterSettings: TouchFilterSettings = TouchFilterSettings()) {
         self.corpus = corpus
         self.configuration = configuration
+        self.filterSettings = filterSettings
     }
 
     /// Every labelled recording under `real/`, as (path relative to `real/`, expectation),
@@ -106,7 +109,7 @@ public struct Evaluator: Sendable {
         guard let setup = configuration.configurator(recording.device, kind, [:]) else {
             throw EvaluationError(description: "no gesture of the configuration applies to this device")
         }
-        var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration)
+        var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.drainDeadlines()
         return Self.observation(of: outputs)

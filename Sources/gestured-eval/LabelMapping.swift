@@ -54,7 +54,7 @@ public enum LabelMapping {
                 category: category, device: board, label: label, checks: checks, descriptionPath: "chromiumos-autotest/\(board).touchpad",
                 kind: .touchpad)
         }
-        let direction = subs.lazy.compactMap(Direction.init(rawValue:)).first
+        let direction = subs.reversed().lazy.compactMap(Direction.init(rawValue:)).first
         switch area {
         case "click":
             if functionality == "drum_roll" {

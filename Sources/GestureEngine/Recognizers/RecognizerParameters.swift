@@ -79,6 +79,12 @@ public struct PinchParameters: Hashable, Sendable {
     public var endsOnSingleTouch = false
     /// Number of fingers whose span is measured (2 by the spec; more uses the mean deviation).
     public var numberOfTouchesRequired = 2
+    /// Count only span changes made while every finger moves, two fingers in opposite
+    /// directions, toward the hysteresis (libinput's pinch-versus-scroll rule). Off by the
+    /// spec (one finger may anchor a pinch on a touchscreen); ``GesturePipeline`` turns it on
+    /// for touchpads, where two fingers moving together or beside a resting one scroll
+    /// (docs/evaluation.md).
+    public var requiresOpposingMotion = false
     public init() {}
 }
 

@@ -1,0 +1,239 @@
+/// A stage between the ``FrameAssembler`` and the ``GestureEngine`` that decides which contacts
+/// are fingers (spec §2 leaves palm handling to the input side, as libinput and the ChromiumOS
+/// gestures library do): palms and resting thumbs are taken out, sensor jitter is absorbed.
+///
+/// * **Palm by pressure or size**: a contact whose pressure reaches
+///   ``TouchFilterSettings/palmPressureFraction`` of the range, or whose touch major reaches
+///   ``TouchFilterSettings/palmTouchMajor`` mm, is a palm for the rest of its life; if it had
+///   been delivered it is `cancelled`. (`MT_TOOL_PALM` is already suppressed by the assembler.)
+/// * **Edge palms** (touchpads): a contact that begins in the left or right band is held back;
+///   it becomes a finger if it leaves the band toward the middle within
+///   ``TouchFilterSettings/edgeReleaseTime``, otherwise it is a palm.
+/// * **Resting thumbs** (touchpads): a contact that begins in the bottom band is held back
+///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or leaves the band upward;
+///   a thumb resting there while other fingers work is never seen by the recognizers.
+/// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
+///   after all (began and ended in the lifting frame), so taps near the edges still count.
+/// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
+///
+/// Pure value type: frames in, frames out, no clock.
+public struct TouchFilter: Sendable {
+    public let device: DeviceDescription
+    public let settings: TouchFilterSettings
+
+    private enum Role: Sendable {
+        /// Delivered to the engine.
+        case finger
+        /// Began in an edge band; not delivered yet.
+        case edgeCandidate
+        /// Began in the thumb band; not delivered yet.
+        case thumbCandidate
+        /// Never (again) delivered.
+        case palm
+    }
+
+    private struct Contact: Sendable {
+        var role: Role
+        var start: PhysicalPoint
+        var startTime: Timestamp
+        var travel: Double
+        var hysteresis: PositionHysteresis
+        /// The position last delivered (for `previousPosition`).
+        var delivered: PhysicalPoint
+    }
+
+    private var contacts: [TouchID: Contact] = [:]
+    private let pressureMaximum: Int32?
+    private let width: Double
+    private let height: Double
+    private let isTouchpad: Bool
+
+    public init(device: DeviceDescription, settings: TouchFilterSettings = TouchFilterSettings()) {
+        self.device = device
+        self.settings = settings
+        // Ranges are trusted only on a device that reports its resolution: a recording without
+        // a description has its ranges inferred from the touches themselves (the surface shrinks
+        // to where fingers went, the pressure range to what they pressed), where edge bands
+        // and a pressure fraction would mean nothing. Such a device gets jitter filtering only
+        // (configure WidthMM=/HeightMM= to give it a size).
+        let trusted = device.hasResolution
+        let pressure = device.axis(.absMTPressure) ?? device.axis(.absPressure)
+        pressureMaximum = trusted ? pressure.flatMap { $0.maximum > $0.minimum ? $0.maximum : nil } : nil
+        width = trusted ? device.widthMillimeters : 0
+        height = trusted ? device.heightMillimeters : 0
+        isTouchpad = device.kind == .touchpad
+        sizesTrusted = trusted
+    }
+
+    /// Touch sizes are in position units when the size axis has no resolution of its own, so
+    /// they mean millimetres only on a device with a known resolution.
+    private let sizesTrusted: Bool
+
+    /// The frame the engine should see, or nil when nothing in it concerns a finger (and no
+    /// button changed: a frame with only held-back contacts is dropped).
+    public mutating func filter(_ frame: Frame) -> Frame? {
+        guard settings.isEnabled else { return frame }
+        var out: [Touch] = []
+        for touch in frame.touches {
+            out += step(touch, at: frame.timestamp)
+        }
+        var result = frame
+        result.touches = out.sorted { $0.id < $1.id }
+        if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
+            return nil
+        }
+        lastButton = frame.isButtonPressed
+        return result
+    }
+
+    private var lastButton = false
+
+    /// Cancels what was delivered and forgets everything (the device went away).
+    public mutating func reset() {
+        contacts = [:]
+        lastButton = false
+    }
+
+    private func isPalm(_ touch: Touch) -> Bool {
+        if touch.toolType == .palm { return true }
+        if let fraction = settings.palmPressureFraction, let maximum = pressureMaximum, let pressure = touch.pressure,
+            Double(pressure) >= fraction * Double(maximum)
+        {
+            return true
+        }
+        if sizesTrusted, let major = touch.touchMajorMillimeters, major >= settings.palmTouchMajor { return true }
+        return false
+    }
+
+    private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
+        let band = settings.edgeBandFraction * width
+        return band > 0 && (p.x < band || p.x > width - band)
+    }
+
+    private func inThumbBand(_ p: PhysicalPoint) -> Bool {
+        let band = settings.thumbBandFraction * height
+        return band > 0 && p.y > height - band
+    }
+
+    /// What to deliver for one assembled touch.
+    private mutating func step(_ touch: Touch, at now: Timestamp) -> [Touch] {
+        switch touch.phase {
+        case .began:
+            let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
+            var contact = Contact(
+                role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
+            if isPalm(touch) {
+                contact.role = .palm
+            } else if isTouchpad && inEdgeBand(touch.position) {
+                contact.role = .edgeCandidate
+            } else if isTouchpad && inThumbBand(touch.position) {
+                contact.role = .thumbCandidate
+            }
+            contacts[touch.id] = contact
+            return contact.role == .finger ? [touch] : []
+        case .moved, .stationary:
+            guard var contact = contacts[touch.id] else { return [] }
+            let dx = touch.position.x - touch.previousPosition.x
+            let dy = touch.position.y - touch.previousPosition.y
+            contact.travel += (dx * dx + dy * dy).squareRoot()
+            defer { contacts[touch.id] = contact }
+            switch contact.role {
+            case .palm:
+                return []
+            case .finger:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    var cancelled = touch
+                    cancelled.phase = .cancelled
+                    cancelled.position = contact.delivered
+                    cancelled.previousPosition = contact.delivered
+                    return [cancelled]
+                }
+                return [deliver(touch, &contact)]
+            case .edgeCandidate:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    return []
+                }
+                if !inEdgeBand(touch.position) {
+                    // Out toward the middle in time: a finger. Too late: a palm that wandered.
+                    if now - contact.startTime <= settings.edgeReleaseTime {
+                        return [release(touch, &contact, at: now)]
+                    }
+                    contact.role = .palm
+                }
+                return []
+            case .thumbCandidate:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    return []
+                }
+                let moved = distance(touch.position, contact.start)
+                if moved >= settings.thumbReleaseDistance || !inThumbBand(touch.position) {
+                    return [release(touch, &contact, at: now)]
+                }
+                return []
+            }
+        case .ended, .cancelled:
+            guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
+            switch contact.role {
+            case .palm:
+                return []
+            case .finger:
+                var last = touch
+                if touch.phase == .ended {
+                    last = deliver(touch, &contact)
+                    last.phase = .ended
+                } else {
+                    last.position = contact.delivered
+                    last.previousPosition = contact.delivered
+                }
+                return [last]
+            case .edgeCandidate, .thumbCandidate:
+                // A quick, still touch in a band is a tap there, not a palm or a thumb.
+                guard touch.phase == .ended, now - contact.startTime <= settings.heldTapDuration,
+                    distance(touch.position, contact.start) <= settings.heldTapMovement
+                else { return [] }
+                var began = touch
+                began.phase = .began
+                began.startPosition = contact.start
+                began.position = contact.start
+                began.previousPosition = contact.start
+                began.startTime = contact.startTime
+                var ended = began
+                ended.phase = .ended
+                return [began, ended]
+            }
+        }
+    }
+
+    /// A held-back contact becomes a finger: delivered as beginning here and now.
+    private func release(_ touch: Touch, _ contact: inout Contact, at now: Timestamp) -> Touch {
+        contact.role = .finger
+        contact.hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
+        contact.delivered = touch.position
+        var began = touch
+        began.phase = .began
+        began.startPosition = touch.position
+        began.previousPosition = touch.position
+        began.startTime = now
+        return began
+    }
+
+    /// A finger's touch with the filtered position.
+    private func deliver(_ touch: Touch, _ contact: inout Contact) -> Touch {
+        var out = touch
+        out.previousPosition = contact.delivered
+        out.position = contact.hysteresis.update(touch.position)
+        if out.phase == .moved && out.position == out.previousPosition { out.phase = .stationary }
+        if out.phase == .stationary && out.position != out.previousPosition { out.phase = .moved }
+        contact.delivered = out.position
+        return out
+    }
+}
+
+func distance(_ a: PhysicalPoint, _ b: PhysicalPoint) -> Double {
+    let dx = a.x - b.x
+    let dy = a.y - b.y
+    return (dx * dx + dy * dy).squareRoot()
+}
