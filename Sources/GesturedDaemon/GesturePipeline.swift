@@ -46,6 +46,10 @@ public struct GesturePipeline: Sendable {
         for event in events {
             guard let assembled = assembler.feed(event) else { continue }
             now = assembled.timestamp
+            // Lifts the filter held back and that came due before this frame go first.
+            if let lifts = filter.flush(upTo: assembled.timestamp, before: true) {
+                outputs += engine.process(lifts)
+            }
             guard let frame = filter.filter(assembled) else { continue }
             outputs += engine.process(frame)
         }
@@ -56,16 +60,30 @@ public struct GesturePipeline: Sendable {
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         let clamped = max(time, now ?? time)
         now = clamped
-        return engine.advance(to: clamped)
+        var outputs: [EngineOutput] = []
+        if let lifts = filter.flush(upTo: clamped) {
+            outputs += engine.process(lifts)
+        }
+        return outputs + engine.advance(to: clamped)
     }
 
-    /// The engine's next deadline, for the single timer.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// The next deadline of the engine or the filter (a held-back lift), for the single timer.
+    public var nextDeadline: Timestamp? {
+        switch (engine.nextDeadline, filter.nextDeadline) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
+    }
 
     /// Cancels every touch and gesture in flight: the device went away or the daemon stops.
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
+        if let lifts = filter.flush(upTo: t) {
+            outputs += engine.process(lifts)
+        }
         if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {
             outputs += engine.process(frame)
         }
@@ -78,7 +96,7 @@ public struct GesturePipeline: Sendable {
     public mutating func drainDeadlines() -> [EngineOutput] {
         var outputs: [EngineOutput] = []
         var guardCount = 0
-        while let deadline = engine.nextDeadline, guardCount < 1000 {
+        while let deadline = nextDeadline, guardCount < 1000 {
             outputs += advance(to: deadline)
             guardCount += 1
         }

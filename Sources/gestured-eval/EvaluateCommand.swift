@@ -23,10 +23,38 @@ enum EvaluateCommand {
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
         .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
+        .option("filter", value: "KEY=VALUE,…", help: "override touch-filter settings (see --help)"),
         .option("write-baseline", value: "FILE", help: "write 'passed total' to FILE"),
         .option("check-baseline", value: "FILE", help: "exit 1 when fewer pass than FILE records"),
         .flag("help", help: "show this help"),
     ])
+
+    /// `--filter palmPressure=0.6,thumbBand=0.2`: experiments with the filter's thresholds
+    /// (lengths in mm, times in s, fractions plain).
+    static func applyOverrides(_ text: String, to settings: inout TouchFilterSettings) throws(UsageError) {
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Double(parts[1]) else { throw UsageError("expected KEY=NUMBER, found '\(item)'") }
+            switch parts[0] {
+            case "palmPressure": settings.palmPressureFraction = value > 0 ? value : nil
+            case "palmMajor": settings.palmTouchMajor = value
+            case "edgeBand": settings.edgeBandFraction = value
+            case "edgeTime": settings.edgeReleaseTime = value
+            case "thumbBand": settings.thumbBandFraction = value
+            case "thumbRelease": settings.thumbReleaseDistance = value
+            case "heldTapDuration": settings.heldTapDuration = value
+            case "heldTapMovement": settings.heldTapMovement = value
+            case "hysteresis": settings.hysteresis = value
+            case "liftDelay": settings.liftDelay = value
+            case "reappear": settings.reappearDistance = value
+            case "flickers": settings.flickerLimit = Int(value)
+            case "palmMemoryTime": settings.palmMemoryTime = value
+            case "palmMemoryDistance": settings.palmMemoryDistance = value
+            case "palmConfirmTime": settings.palmConfirmTime = value
+            default: throw UsageError("unknown filter setting '\(parts[0])'")
+            }
+        }
+    }
 
     static func run(arguments: [String], environment: [String: String]) -> ExitCode {
         let parsed: ParsedArguments
@@ -53,8 +81,16 @@ enum EvaluateCommand {
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
         }
-        let evaluator = Evaluator(
-            corpus: corpus, configuration: configuration, filterSettings: parsed.has("no-filter") ? .disabled : TouchFilterSettings())
+        var settings = parsed.has("no-filter") ? TouchFilterSettings.disabled : TouchFilterSettings()
+        if let overrides = parsed.value("filter") {
+            do {
+                try applyOverrides(overrides, to: &settings)
+            } catch {
+                writeStandardError("gestured-eval: --filter: \(error)\n")
+                return .usage
+            }
+        }
+        let evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
         var recordings = evaluator.labelledRecordings()
         if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
         let report = EvaluationReport(results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) })

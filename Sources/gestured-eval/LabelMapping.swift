@@ -49,10 +49,14 @@ public enum LabelMapping {
         guard let functionality = dotted.first else { return nil }
         let subs = Array(dotted.dropFirst())
         let label = "\(area)-\(fields[1])"
+        // The 2012 "link" prototype of these recordings is not the Atmel pad of link.touchpad:
+        // its positions span 0…1279 × 0…678, exactly lumpy's (Cypress) ranges, and its resting
+        // thumbs sit at y ≈ 660, the bottom of that range. It gets lumpy's description.
+        let description = board == "link" ? "lumpy" : board
         func make(_ category: String, _ checks: [Check]) -> Expectation {
             Expectation(
-                category: category, device: board, label: label, checks: checks, descriptionPath: "chromiumos-autotest/\(board).touchpad",
-                kind: .touchpad)
+                category: category, device: board, label: label, checks: checks,
+                descriptionPath: "chromiumos-autotest/\(description).touchpad", kind: .touchpad)
         }
         let direction = subs.reversed().lazy.compactMap(Direction.init(rawValue:)).first
         switch area {

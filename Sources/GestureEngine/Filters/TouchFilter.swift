@@ -14,9 +14,15 @@
 ///   a thumb resting there while other fingers work is never seen by the recognizers.
 /// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
 ///   after all (began and ended in the lifting frame), so taps near the edges still count.
+/// * **Finger-count smoothing**: a finger's lift is held back for
+///   ``TouchFilterSettings/liftDelay``; a contact beginning near it meanwhile continues it, so
+///   a finger the sensor drops for a frame neither ends nor taps. A contact that keeps
+///   disappearing and reappearing (``TouchFilterSettings/flickerLimit``) is a palm, and a
+///   contact beginning where a palm just was is that palm again.
 /// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
 ///
-/// Pure value type: frames in, frames out, no clock.
+/// Pure value type: frames in, frames out; held-back lifts come out through
+/// ``flush(upTo:)`` at ``nextDeadline`` (the caller's clock), never by reading a clock.
 public struct TouchFilter: Sendable {
     public let device: DeviceDescription
     public let settings: TouchFilterSettings
@@ -40,9 +46,25 @@ public struct TouchFilter: Sendable {
         var hysteresis: PositionHysteresis
         /// The position last delivered (for `previousPosition`).
         var delivered: PhysicalPoint
+        /// Times this contact vanished and came back.
+        var flickers = 0
+        /// Until then its motion is held back (palm confirmation).
+        var confirmUntil: Timestamp?
     }
 
     private var contacts: [TouchID: Contact] = [:]
+    /// Assembler ids of contacts that continue an earlier one → the id delivered for it.
+    private var aliases: [TouchID: TouchID] = [:]
+    /// Lifted fingers whose end is held back: the ended touch (delivered id), when, and the
+    /// contact to resume.
+    private struct PendingLift: Sendable {
+        var touch: Touch
+        var time: Timestamp
+        var contact: Contact
+    }
+    private var pendingLifts: [TouchID: PendingLift] = [:]
+    /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
+    private var lastPalms: [(position: PhysicalPoint, time: Timestamp)] = []
     private let pressureMaximum: Int32?
     private let width: Double
     private let height: Double
@@ -74,9 +96,14 @@ public struct TouchFilter: Sendable {
     public mutating func filter(_ frame: Frame) -> Frame? {
         guard settings.isEnabled else { return frame }
         var out: [Touch] = []
-        for touch in frame.touches {
+        for var touch in frame.touches {
+            if let delivered = aliases[touch.id] {
+                touch.id = delivered
+                if touch.phase == .ended || touch.phase == .cancelled { aliases[touch.id] = nil }
+            }
             out += step(touch, at: frame.timestamp)
         }
+        lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
         var result = frame
         result.touches = out.sorted { $0.id < $1.id }
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
@@ -88,10 +115,36 @@ public struct TouchFilter: Sendable {
 
     private var lastButton = false
 
-    /// Cancels what was delivered and forgets everything (the device went away).
+    /// Forgets everything (the device went away); deliver ``flush(upTo:)`` first.
     public mutating func reset() {
         contacts = [:]
+        aliases = [:]
+        pendingLifts = [:]
+        lastPalms = []
         lastButton = false
+    }
+
+    /// When the earliest held-back lift is due.
+    public var nextDeadline: Timestamp? {
+        pendingLifts.values.map { $0.time.adding(seconds: settings.liftDelay) }.min()
+    }
+
+    /// The held-back lifts due at or before `time` (strictly before, with `before`), as one
+    /// frame at the latest of their deadlines; nil when none is due.
+    public mutating func flush(upTo time: Timestamp, before: Bool = false) -> Frame? {
+        let due = pendingLifts.filter { entry in
+            let deadline = entry.value.time.adding(seconds: settings.liftDelay)
+            return before ? deadline < time : deadline <= time
+        }
+        guard !due.isEmpty else { return nil }
+        var latest = Timestamp.zero
+        var touches: [Touch] = []
+        for (id, pending) in due {
+            pendingLifts[id] = nil
+            latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
+            touches.append(pending.touch)
+        }
+        return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
     }
 
     private func isPalm(_ touch: Touch) -> Bool {
@@ -119,15 +172,21 @@ public struct TouchFilter: Sendable {
     private mutating func step(_ touch: Touch, at now: Timestamp) -> [Touch] {
         switch touch.phase {
         case .began:
+            if let resumed = resume(touch, at: now) { return resumed }
             let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
             var contact = Contact(
                 role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
-            if isPalm(touch) {
+            if isPalm(touch) || lastPalms.contains(where: { distance($0.position, touch.position) <= settings.palmMemoryDistance }) {
                 contact.role = .palm
+            } else if isTouchpad && inThumbBand(touch.position) {
+                // The bottom corners are thumb country first: a thumb there moves along the
+                // band, out of the edge band, and must not count as a finger for that.
+                contact.role = .thumbCandidate
             } else if isTouchpad && inEdgeBand(touch.position) {
                 contact.role = .edgeCandidate
-            } else if isTouchpad && inThumbBand(touch.position) {
-                contact.role = .thumbCandidate
+            }
+            if pressureMaximum != nil && settings.palmConfirmTime > 0 {
+                contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
             }
             contacts[touch.id] = contact
             return contact.role == .finger ? [touch] : []
@@ -148,6 +207,13 @@ public struct TouchFilter: Sendable {
                     cancelled.position = contact.delivered
                     cancelled.previousPosition = contact.delivered
                     return [cancelled]
+                }
+                if let until = contact.confirmUntil, now < until {
+                    var held = touch
+                    held.previousPosition = contact.delivered
+                    held.position = contact.delivered
+                    held.phase = .stationary
+                    return [held]
                 }
                 return [deliver(touch, &contact)]
             case .edgeCandidate:
@@ -178,12 +244,17 @@ public struct TouchFilter: Sendable {
             guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
             switch contact.role {
             case .palm:
+                lastPalms.append((touch.position, now))
                 return []
             case .finger:
                 var last = touch
                 if touch.phase == .ended {
                     last = deliver(touch, &contact)
                     last.phase = .ended
+                    if settings.liftDelay > 0 {
+                        pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
+                        return []
+                    }
                 } else {
                     last.position = contact.delivered
                     last.previousPosition = contact.delivered
@@ -205,6 +276,37 @@ public struct TouchFilter: Sendable {
                 return [began, ended]
             }
         }
+    }
+
+    /// A contact beginning where a finger just lifted continues that finger (its lift was
+    /// held back, so the engine never saw it go); after ``TouchFilterSettings/flickerLimit``
+    /// such returns it is a palm and is cancelled. Nil when nothing lifted nearby.
+    private mutating func resume(_ touch: Touch, at now: Timestamp) -> [Touch]? {
+        var best: (id: TouchID, distance: Double)?
+        for (id, pending) in pendingLifts where now - pending.time <= settings.liftDelay {
+            let d = distance(pending.touch.position, touch.position)
+            if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
+        }
+        guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return nil }
+        aliases[touch.id] = best.id
+        pending.contact.flickers += 1
+        var continued = touch
+        continued.id = best.id
+        continued.startPosition = pending.touch.startPosition
+        continued.startTime = pending.touch.startTime
+        if pending.contact.flickers >= settings.flickerLimit {
+            pending.contact.role = .palm
+            contacts[best.id] = pending.contact
+            continued.phase = .cancelled
+            continued.position = pending.contact.delivered
+            continued.previousPosition = pending.contact.delivered
+            return [continued]
+        }
+        continued.phase = .moved
+        var contact = pending.contact
+        let out = deliver(continued, &contact)
+        contacts[best.id] = contact
+        return [out]
     }
 
     /// A held-back contact becomes a finger: delivered as beginning here and now.

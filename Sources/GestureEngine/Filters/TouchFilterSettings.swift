@@ -5,8 +5,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Master switch: off, frames pass through untouched.
     public var isEnabled: Bool
     /// A contact whose pressure reaches this fraction of the pressure axis range is a palm
-    /// (nil = no pressure test). Fingers on the ChromeOS touchpads stay below 0.4 (≤ 100/255,
-    /// a hard click included); palms saturate the axis (255/255).
+    /// (nil = no pressure test). Fingers on the ChromeOS touchpads stay below 0.5 (≤ 127/255,
+    /// a hard click included); palms reach 0.7–1 (176–255/255).
     public var palmPressureFraction: Double?
     /// A contact whose touch major reaches this many millimetres is a palm (libinput's
     /// `AttrPalmSizeThreshold` is set per device; a fingertip is 8–14 mm, a palm 25 mm and
@@ -21,8 +21,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: height of the bottom band (fraction of the surface height) where a new
     /// contact is held back as a possible resting thumb (libinput's lower thumb line: 15 %).
     public var thumbBandFraction: Double
-    /// Touchpads: travel (mm) after which a held-back thumb-band contact counts as a finger:
-    /// resting thumbs wobble by 1–3 mm, fingers starting a scroll there move on.
+    /// Touchpads: travel (mm) after which a held-back thumb-band contact counts as a finger
+    /// even inside the band. Infinity by default: the labelled thumbs move all along the band
+    /// (up to 90 mm), so only leaving the band upward makes a finger.
     public var thumbReleaseDistance: Double
     /// A held-back contact that lifts within this time (and moved less than
     /// ``heldTapMovement``) is delivered after all, as a short touch: a tap in the band.
@@ -33,18 +34,41 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// position leaves a circle of this radius around it, which absorbs sensor jitter of
     /// resting fingers (libinput: a fraction of the axis fuzz, ~0.5 mm on touchpads).
     public var hysteresis: Double
+    /// Finger-count smoothing: a lifted finger's end is held back this long (s); a contact
+    /// that begins within ``reappearDistance`` of it meanwhile continues it (a sensor that
+    /// dropped the finger for a frame or two). 0 = off.
+    public var liftDelay: Double
+    /// Millimetres within which a new contact continues a just-lifted one.
+    public var reappearDistance: Double
+    /// A contact that disappears and reappears this many times is unstable: a palm (the
+    /// 2012 Pixel prototype reports palms as contacts flickering at one spot).
+    public var flickerLimit: Int
+    /// A contact beginning within ``palmMemoryDistance`` mm of where a palm was, less than
+    /// this long (s) after it lifted, is the same palm back.
+    public var palmMemoryTime: Double
+    public var palmMemoryDistance: Double
+    /// On a device with a trusted pressure range, a new contact's motion is held back this
+    /// long (s) while its pressure shows whether it is a palm: palms land light and reach palm
+    /// pressure within ~130 ms, after moving the pointer by up to 5 mm on the way.
+    public var palmConfirmTime: Double
 
     public init(
         isEnabled: Bool = true,
-        palmPressureFraction: Double? = 0.75,
+        palmPressureFraction: Double? = 0.55,
         palmTouchMajor: Double = 25,
         edgeBandFraction: Double = 0.08,
         edgeReleaseTime: Double = 0.2,
         thumbBandFraction: Double = 0.15,
-        thumbReleaseDistance: Double = 5,
+        thumbReleaseDistance: Double = .infinity,
         heldTapDuration: Double = 0.25,
         heldTapMovement: Double = 2,
-        hysteresis: Double = 0.3
+        hysteresis: Double = 0.3,
+        liftDelay: Double = 0.04,
+        reappearDistance: Double = 8,
+        flickerLimit: Int = 2,
+        palmMemoryTime: Double = 0.5,
+        palmMemoryDistance: Double = 15,
+        palmConfirmTime: Double = 0.15
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -56,6 +80,12 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.heldTapDuration = heldTapDuration
         self.heldTapMovement = heldTapMovement
         self.hysteresis = hysteresis
+        self.liftDelay = liftDelay
+        self.reappearDistance = reappearDistance
+        self.flickerLimit = flickerLimit
+        self.palmMemoryTime = palmMemoryTime
+        self.palmMemoryDistance = palmMemoryDistance
+        self.palmConfirmTime = palmConfirmTime
     }
 
     /// Everything off: the identity filter.
