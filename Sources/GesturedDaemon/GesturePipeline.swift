@@ -27,14 +27,22 @@ public struct GesturePipeline: Sendable {
 
     /// What the device kind changes in the recognizers: on a touchpad two fingers moving
     /// together, or one moving beside a resting one, are a scroll, so a pinch needs the fingers
-    /// to move apart or together (``PinchParameters/requiresOpposingMotion``).
+    /// to move apart or together (``PinchParameters/requiresOpposingMotion``); and one finger
+    /// moves the pointer before a second joins it, so a multi-finger pan counts only what
+    /// its fingers do together (``PanParameters/tracksOnlyWithMinimumTouches``).
     static func devicePolicy(_ configuration: EngineConfiguration, device: DeviceDescription) -> EngineConfiguration {
         guard device.kind == .touchpad else { return configuration }
         var adjusted = configuration
         for index in adjusted.recognizers.indices {
-            if case .pinch(var parameters) = adjusted.recognizers[index].kind {
+            switch adjusted.recognizers[index].kind {
+            case .pinch(var parameters):
                 parameters.requiresOpposingMotion = true
                 adjusted.recognizers[index].kind = .pinch(parameters)
+            case .pan(var parameters):
+                parameters.tracksOnlyWithMinimumTouches = true
+                adjusted.recognizers[index].kind = .pan(parameters)
+            default:
+                break
             }
         }
         return adjusted

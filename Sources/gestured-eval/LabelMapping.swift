@@ -12,7 +12,9 @@ public enum LabelMapping {
     /// 3 mm of finger travel stays below the pan hysteresis of a two-finger scroll (2 × 1.56).
     public static let pointerStill = 3.0
 
-    static let holds: Set<String> = ["hold", "two-finger-hold"]
+    /// Holds tolerated where fingers rest (only touchscreens have a one-finger hold; the
+    /// three-finger hold of touchpads never fires where fewer fingers rest).
+    static let holds: Set<String> = ["hold", "three-finger-hold"]
     static let taps: Set<String> = ["tap", "double-tap"]
 
     /// The expectation for a corpus file, by its path relative to the corpus `real/` folder;
@@ -179,10 +181,10 @@ public enum LabelMapping {
             return make("physical click", [.nothingBut(holds)])
         case "drumroll", "drumroll_lumpy":
             return make("drum roll taps", [.count("tap", .atLeast, 2), .nothingBut(taps)])
-        case "one_finger_long_hold":
-            return make("hold", [.count("hold", .equal, 1), .nothingBut(["hold"])])
-        case "two_finger_long_hold":
-            return make("hold", [.count("two-finger-hold", .equal, 1), .nothingBut(["two-finger-hold"])])
+        case "one_finger_long_hold", "two_finger_long_hold":
+            // Touchpads hold with three fingers (config/evaluation.conf): one or two fingers
+            // resting still must produce nothing — no tap, no scroll, no pointer motion.
+            return make("resting fingers", [.nothingBut([]), .pointerMotion(.atMost, pointerStill)])
         case "thumb_edge_wobble":
             return make("palm/thumb alone", [.nothingBut(holds), .pointerMotion(.atMost, pointerStill)])
         case "noise_stationary_extended":
@@ -281,7 +283,7 @@ public enum LabelMapping {
         if lower.contains("2-fingers-touch-release") {
             return make(
                 "two-finger tap or hold",
-                [.countOfAny(["two-finger-tap", "two-finger-hold"], .equal, 1), .nothingBut(["two-finger-tap", "two-finger-hold"])])
+                [.countOfAny(["two-finger-tap", "two-finger-hold"], .equal, 1), .nothingBut(holds.union(["two-finger-tap", "two-finger-hold"]))])
         }
         if lower.contains("4-finger-drag-down") {
             return make("four-finger swipe", [.swipeDirection("four-finger-swipe", .down), .nothingBut(holds.union(["four-finger-swipe"]))])

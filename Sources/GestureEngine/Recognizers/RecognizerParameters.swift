@@ -37,6 +37,11 @@ public struct PanParameters: Hashable, Sendable {
     public var allowsHorizontal = true
     public var allowsVertical = true
     public var velocityStaleInterval = 0.1
+    /// While fewer than `minimumNumberOfTouches` are held, the translation does not grow (the
+    /// reference follows the centroid). Off by the spec (§4.3 keeps it); ``GesturePipeline``
+    /// turns it on for touchpads, where one finger moves the pointer before a second joins it
+    /// to scroll, and that pointer motion is no part of the scroll (docs/evaluation.md).
+    public var tracksOnlyWithMinimumTouches = false
     public init() {}
 }
 
