@@ -221,6 +221,9 @@ public struct TouchFilter: Sendable {
                     contact.role = .palm
                     return []
                 }
+                if hasEdgePartner(touch.id, contact) {
+                    return [release(touch, &contact, at: now)]
+                }
                 if !inEdgeBand(touch.position) {
                     // Out toward the middle in time: a finger. Too late: a palm that wandered.
                     if now - contact.startTime <= settings.edgeReleaseTime {
@@ -307,6 +310,22 @@ public struct TouchFilter: Sendable {
         let out = deliver(continued, &contact)
         contacts[best.id] = contact
         return [out]
+    }
+
+    /// Two contacts landing together in the same edge band, close to each other, are two
+    /// fingers starting a scroll from the edge ("scroll from right to left"); palms land one
+    /// at a time, or on opposite sides.
+    private func hasEdgePartner(_ id: TouchID, _ contact: Contact) -> Bool {
+        let leftSide = contact.start.x < width / 2
+        for (otherID, other) in contacts where otherID != id {
+            guard other.role == .edgeCandidate || other.role == .finger else { continue }
+            guard abs(other.startTime - contact.startTime) <= settings.edgeReleaseTime,
+                inEdgeBand(other.start), (other.start.x < width / 2) == leftSide,
+                distance(other.start, contact.start) <= settings.edgePairDistance
+            else { continue }
+            return true
+        }
+        return false
     }
 
     /// A held-back contact becomes a finger: delivered as beginning here and now.

@@ -18,6 +18,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: how long a contact that began in an edge band may take to move out of it
     /// toward the middle and count as a finger (libinput: 200 ms).
     public var edgeReleaseTime: Double
+    /// Touchpads: two contacts beginning within ``edgeReleaseTime`` of each other in the same
+    /// edge band and at most this far apart (mm) are two fingers (a scroll from the edge).
+    public var edgePairDistance: Double
     /// Touchpads: height of the bottom band (fraction of the surface height) where a new
     /// contact is held back as a possible resting thumb (libinput's lower thumb line: 15 %).
     public var thumbBandFraction: Double
@@ -58,6 +61,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmTouchMajor: Double = 25,
         edgeBandFraction: Double = 0.08,
         edgeReleaseTime: Double = 0.2,
+        edgePairDistance: Double = 45,
         thumbBandFraction: Double = 0.15,
         thumbReleaseDistance: Double = .infinity,
         heldTapDuration: Double = 0.25,
@@ -75,6 +79,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmTouchMajor = palmTouchMajor
         self.edgeBandFraction = edgeBandFraction
         self.edgeReleaseTime = edgeReleaseTime
+        self.edgePairDistance = edgePairDistance
         self.thumbBandFraction = thumbBandFraction
         self.thumbReleaseDistance = thumbReleaseDistance
         self.heldTapDuration = heldTapDuration
