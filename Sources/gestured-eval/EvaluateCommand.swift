@@ -22,6 +22,7 @@ enum EvaluateCommand {
         .option("config", value: "FILE", help: "configuration (default config/evaluation.conf)"),
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
+        .flag("trace", help: "print every gesture and touch event of every replay"),
         .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
         .option("filter", value: "KEY=VALUE,…", help: "override touch-filter settings (see --help)"),
         .option("write-baseline", value: "FILE", help: "write 'passed total' to FILE"),
@@ -38,6 +39,7 @@ enum EvaluateCommand {
             switch parts[0] {
             case "palmPressure": settings.palmPressureFraction = value > 0 ? value : nil
             case "palmMajor": settings.palmTouchMajor = value
+            case "palmPressureAtBegin": settings.palmPressureAtBegin = value > 0 ? value : nil
             case "edgeBand": settings.edgeBandFraction = value
             case "edgeTime": settings.edgeReleaseTime = value
             case "thumbBand": settings.thumbBandFraction = value
@@ -90,7 +92,8 @@ enum EvaluateCommand {
                 return .usage
             }
         }
-        let evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
+        var evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
+        evaluator.trace = parsed.has("trace")
         var recordings = evaluator.labelledRecordings()
         if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
         let report = EvaluationReport(results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) })

@@ -63,6 +63,8 @@ public struct Evaluator: Sendable {
     public var configuration: LoadedConfiguration
     /// The touch filter's settings (``TouchFilterSettings/disabled`` measures the engine alone).
     public var filterSettings: TouchFilterSettings
+    /// Print every engine output of every replay (debugging a failure).
+    public var trace = false
 
     public init(corpus: String, configuration: LoadedConfiguration, filterSettings: TouchFilterSettings = TouchFilterSettings()) {
         self.corpus = corpus
@@ -112,6 +114,17 @@ public struct Evaluator: Sendable {
         var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.drainDeadlines()
+        if trace {
+            for output in outputs {
+                switch output {
+                case .gesture(let e):
+                    writeStandardOutput("  \(e.timestamp.microseconds) gesture \(e.name) \(e.state.rawValue) fingers=\(e.fingers)\n")
+                case .touch(let t):
+                    writeStandardOutput(
+                        "  \(t.timestamp.microseconds) touch \(t.touch) \(t.phase.rawValue) (\(formatMM(t.position.x)), \(formatMM(t.position.y)))\n")
+                }
+            }
+        }
         return Self.observation(of: outputs)
     }
 

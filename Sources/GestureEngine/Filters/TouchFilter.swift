@@ -72,7 +72,7 @@ public struct TouchFilter: Sendable {
 
     public init(device: DeviceDescription, settings: TouchFilterSettings = TouchFilterSettings()) {
         self.device = device
-        self.settings = settings
+        self.settings = settings.isEnabled ? DeviceQuirk.adjusted(settings, for: device) : settings
         // Ranges are trusted only on a device that reports its resolution: a recording without
         // a description has its ranges inferred from the touches themselves (the surface shrinks
         // to where fingers went, the pressure range to what they pressed), where edge bands
@@ -158,6 +158,11 @@ public struct TouchFilter: Sendable {
         return false
     }
 
+    private func beginsPressing(_ touch: Touch) -> Bool {
+        guard let fraction = settings.palmPressureAtBegin, let maximum = pressureMaximum, let pressure = touch.pressure else { return false }
+        return Double(pressure) >= fraction * Double(maximum)
+    }
+
     private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
         let band = settings.edgeBandFraction * width
         return band > 0 && (p.x < band || p.x > width - band)
@@ -176,7 +181,7 @@ public struct TouchFilter: Sendable {
             let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
             var contact = Contact(
                 role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
-            if isPalm(touch) || lastPalms.contains(where: { distance($0.position, touch.position) <= settings.palmMemoryDistance }) {
+            if isPalm(touch) || beginsPressing(touch) || lastPalms.contains(where: { distance($0.position, touch.position) <= settings.palmMemoryDistance }) {
                 contact.role = .palm
             } else if isTouchpad && inThumbBand(touch.position) {
                 // The bottom corners are thumb country first: a thumb there moves along the

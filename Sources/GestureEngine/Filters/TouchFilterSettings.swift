@@ -12,6 +12,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// `AttrPalmSizeThreshold` is set per device; a fingertip is 8–14 mm, a palm 25 mm and
     /// more).
     public var palmTouchMajor: Double
+    /// A contact that *begins* with this fraction of the pressure range is a palm (nil = no
+    /// test, the default: alex's fingers land at up to 0.47). Set by a ``DeviceQuirk`` where
+    /// fingers land light and palms come back already pressing.
+    public var palmPressureAtBegin: Double?
     /// Touchpads: width of the left and right bands (fraction of the surface width) where a
     /// new contact is held back as a possible palm (libinput: 8 %).
     public var edgeBandFraction: Double
@@ -59,6 +63,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         isEnabled: Bool = true,
         palmPressureFraction: Double? = 0.55,
         palmTouchMajor: Double = 25,
+        palmPressureAtBegin: Double? = nil,
         edgeBandFraction: Double = 0.08,
         edgeReleaseTime: Double = 0.2,
         edgePairDistance: Double = 45,
@@ -77,6 +82,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
         self.palmTouchMajor = palmTouchMajor
+        self.palmPressureAtBegin = palmPressureAtBegin
         self.edgeBandFraction = edgeBandFraction
         self.edgeReleaseTime = edgeReleaseTime
         self.edgePairDistance = edgePairDistance
