@@ -262,6 +262,11 @@ public enum LabelMapping {
             Expectation(category: category, device: device, label: file, checks: checks)
         }
         let isWacom = lower.hasPrefix("wacom")
+        // Wacom's "double" means two fingers (SOURCES.md: the Bamboo and Intuos5 "double-tap"
+        // files hold two simultaneous contacts); "2fg-double-tap" is two two-finger taps.
+        if isWacom && (lower.hasSuffix(" double-tap.events") || lower.contains("2fg-double-tap")) {
+            return make("two-finger taps", [.count("two-finger-tap", .atLeast, 1), .nothingBut(["two-finger-tap"])])
+        }
         if lower.contains("2-finger-tap") || lower.contains("two_finger_tap") || lower.contains("2fg-tap") {
             return make("two-finger taps", [.count("two-finger-tap", .equal, 1), .nothingBut(["two-finger-tap"])])
         }
