@@ -53,6 +53,7 @@ enum EvaluateCommand {
             case "palmMemoryTime": settings.palmMemoryTime = value
             case "palmMemoryDistance": settings.palmMemoryDistance = value
             case "palmConfirmTime": settings.palmConfirmTime = value
+            case "clickingFinger": settings.clickingFingerDistance = value
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }
         }

@@ -36,6 +36,9 @@ public struct TouchFilter: Sendable {
         case thumbCandidate
         /// Never (again) delivered.
         case palm
+        /// Held the physical button down, still, while another finger dragged: not delivered
+        /// any more (libinput excludes the clicking finger from motion alike).
+        case clicking
     }
 
     private struct Contact: Sendable {
@@ -50,6 +53,9 @@ public struct TouchFilter: Sendable {
         var flickers = 0
         /// Until then its motion is held back (palm confirmation).
         var confirmUntil: Timestamp?
+        /// The sensor position, and where it was when the physical button went down.
+        var current = PhysicalPoint.zero
+        var pressAnchor: PhysicalPoint?
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -104,6 +110,7 @@ public struct TouchFilter: Sendable {
             out += step(touch, at: frame.timestamp)
         }
         lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
+        out += excludeClickingFingers(frame)
         var result = frame
         result.touches = out.sorted { $0.id < $1.id }
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
@@ -202,7 +209,7 @@ public struct TouchFilter: Sendable {
             contact.travel += (dx * dx + dy * dy).squareRoot()
             defer { contacts[touch.id] = contact }
             switch contact.role {
-            case .palm:
+            case .palm, .clicking:
                 return []
             case .finger:
                 if isPalm(touch) {
@@ -253,6 +260,8 @@ public struct TouchFilter: Sendable {
             switch contact.role {
             case .palm:
                 lastPalms.append((touch.position, now))
+                return []
+            case .clicking:
                 return []
             case .finger:
                 var last = touch
@@ -315,6 +324,36 @@ public struct TouchFilter: Sendable {
         let out = deliver(continued, &contact)
         contacts[best.id] = contact
         return [out]
+    }
+
+    /// While the physical button is held, a finger that stays where it pressed while another
+    /// finger drags is the clicking finger: it is cancelled, so the dragging finger alone moves
+    /// the pointer (click with one finger, drag with another).
+    private mutating func excludeClickingFingers(_ frame: Frame) -> [Touch] {
+        guard settings.clickingFingerDistance > 0 else { return [] }
+        for touch in frame.touches {
+            guard var contact = contacts[aliases[touch.id] ?? touch.id] else { continue }
+            contact.current = touch.position
+            if !frame.isButtonPressed {
+                contact.pressAnchor = nil
+            } else if contact.pressAnchor == nil {
+                contact.pressAnchor = touch.position
+            }
+            contacts[aliases[touch.id] ?? touch.id] = contact
+        }
+        guard frame.isButtonPressed else { return [] }
+        let fingers = contacts.filter { $0.value.role == .finger && $0.value.pressAnchor != nil }
+        let dragging = fingers.contains { distance($0.value.current, $0.value.pressAnchor!) >= settings.clickingFingerDistance }
+        guard dragging else { return [] }
+        var cancelled: [Touch] = []
+        for (id, contact) in fingers where distance(contact.current, contact.pressAnchor!) < settings.clickingFingerDistance / 2 {
+            contacts[id]?.role = .clicking
+            cancelled.append(
+                Touch(
+                    id: id, phase: .cancelled, position: contact.delivered, previousPosition: contact.delivered,
+                    startPosition: contact.start, startTime: contact.startTime))
+        }
+        return cancelled
     }
 
     /// Two contacts landing together in the same edge band, close to each other, are two

@@ -58,6 +58,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// long (s) while its pressure shows whether it is a palm: palms land light and reach palm
     /// pressure within ~130 ms, after moving the pointer by up to 5 mm on the way.
     public var palmConfirmTime: Double
+    /// While the physical button is held: once a finger has dragged this far (mm) from where
+    /// it was at the press, fingers that moved less than half of it are clicking fingers and
+    /// are taken out. 0 = off.
+    public var clickingFingerDistance: Double
 
     public init(
         isEnabled: Bool = true,
@@ -77,7 +81,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         flickerLimit: Int = 2,
         palmMemoryTime: Double = 0.5,
         palmMemoryDistance: Double = 15,
-        palmConfirmTime: Double = 0.15
+        palmConfirmTime: Double = 0.15,
+        clickingFingerDistance: Double = 4
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -97,6 +102,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmMemoryTime = palmMemoryTime
         self.palmMemoryDistance = palmMemoryDistance
         self.palmConfirmTime = palmConfirmTime
+        self.clickingFingerDistance = clickingFingerDistance
     }
 
     /// Everything off: the identity filter.
