@@ -56,6 +56,8 @@ public struct TouchFilter: Sendable {
         /// The sensor position, and where it was when the physical button went down.
         var current = PhysicalPoint.zero
         var pressAnchor: PhysicalPoint?
+        /// Was down while the physical button was pressed: its lift is a click's, not a tap's.
+        var pressedButton = false
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -267,7 +269,9 @@ public struct TouchFilter: Sendable {
                 var last = touch
                 if touch.phase == .ended {
                     last = deliver(touch, &contact)
-                    last.phase = .ended
+                    // A finger that pressed the button ends cancelled: it clicked, and a click
+                    // must not also be a tap (the tap recognizer fails on a cancelled touch).
+                    last.phase = contact.pressedButton && settings.clicksCancelTouches ? .cancelled : .ended
                     if settings.liftDelay > 0 {
                         pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
                         return []
@@ -330,7 +334,6 @@ public struct TouchFilter: Sendable {
     /// finger drags is the clicking finger: it is cancelled, so the dragging finger alone moves
     /// the pointer (click with one finger, drag with another).
     private mutating func excludeClickingFingers(_ frame: Frame) -> [Touch] {
-        guard settings.clickingFingerDistance > 0 else { return [] }
         for touch in frame.touches {
             guard var contact = contacts[aliases[touch.id] ?? touch.id] else { continue }
             contact.current = touch.position
@@ -338,10 +341,11 @@ public struct TouchFilter: Sendable {
                 contact.pressAnchor = nil
             } else if contact.pressAnchor == nil {
                 contact.pressAnchor = touch.position
+                contact.pressedButton = true
             }
             contacts[aliases[touch.id] ?? touch.id] = contact
         }
-        guard frame.isButtonPressed else { return [] }
+        guard frame.isButtonPressed, settings.clickingFingerDistance > 0 else { return [] }
         let fingers = contacts.filter { $0.value.role == .finger && $0.value.pressAnchor != nil }
         let dragging = fingers.contains { distance($0.value.current, $0.value.pressAnchor!) >= settings.clickingFingerDistance }
         guard dragging else { return [] }

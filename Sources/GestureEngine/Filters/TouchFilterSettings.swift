@@ -62,6 +62,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// it was at the press, fingers that moved less than half of it are clicking fingers and
     /// are taken out. 0 = off.
     public var clickingFingerDistance: Double
+    /// A finger that was down while the physical button was pressed ends `cancelled`, not
+    /// `ended`, so the click is not also a tap (FailsOnButtonPress only stops a gesture from
+    /// beginning while the button is held; a tap is recognized at the lift, after it).
+    public var clicksCancelTouches: Bool
 
     public init(
         isEnabled: Bool = true,
@@ -82,7 +86,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmMemoryTime: Double = 0.5,
         palmMemoryDistance: Double = 15,
         palmConfirmTime: Double = 0.15,
-        clickingFingerDistance: Double = 4
+        clickingFingerDistance: Double = 4,
+        clicksCancelTouches: Bool = true
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -103,6 +108,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmMemoryDistance = palmMemoryDistance
         self.palmConfirmTime = palmConfirmTime
         self.clickingFingerDistance = clickingFingerDistance
+        self.clicksCancelTouches = clicksCancelTouches
     }
 
     /// Everything off: the identity filter.
