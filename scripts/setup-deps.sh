@@ -2,7 +2,7 @@
 # Installs the Debian packages gestured needs to build and test. Idempotent.
 # Usage: scripts/setup-deps.sh [--vm]   (--vm adds what the QEMU kernel tier needs)
 set -euo pipefail
-pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config)
+pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config scdoc systemd udev)
 if [ "${1:-}" = "--vm" ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat)
 fi

@@ -6,4 +6,5 @@ export PATH="/opt/swift/usr/bin:$PATH"
 scripts/setup-deps.sh --vm
 command -v pkg-config >/dev/null || { echo "gestured: pkg-config is required (apt-get install pkg-config)" >&2; exit 1; }
 swift build --build-tests
+scripts/lint.sh
 swift test --skip-build

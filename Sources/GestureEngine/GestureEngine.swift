@@ -8,7 +8,9 @@
 /// Engine order: priority (descending), then region area (innermost first, like UIKit's
 /// hit-testing), then declaration order.
 public struct GestureEngine: Sendable {
+    /// The device whose frames this engine judges (surface size for regions and fractions).
     public let device: DeviceDescription
+    /// The configuration in force; change it with ``reconfigure(_:at:)`` or ``setEnabled(_:name:at:)``.
     public private(set) var configuration: EngineConfiguration
 
     /// Recognizers in engine order.
@@ -46,18 +48,26 @@ public struct GestureEngine: Sendable {
     let surfaceWidth: Double
     let surfaceHeight: Double
 
+    /// An engine for `device` running `configuration`. Configuration problems (unknown names,
+    /// require-to-fail cycles) are dropped and reported through ``drainDiagnostics()``.
     public init(device: DeviceDescription, configuration: EngineConfiguration) {
         self.device = device
         self.configuration = configuration
         self.surfaceWidth = device.widthMillimeters
         self.surfaceHeight = device.heightMillimeters
         self.context = RecognizerContext(
-            now: .zero, state: .possible, sloppiness: configuration.sloppiness,
-            surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters)
+            now: .zero,
+            state: .possible,
+            sloppiness: configuration.sloppiness,
+            surfaceWidth: device.widthMillimeters,
+            surfaceHeight: device.heightMillimeters
+        )
         self.slots = configuration.recognizers.enumerated().map { index, rc in
             Slot(
-                configuration: rc, declarationIndex: index,
-                area: rc.region.area(surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters))
+                configuration: rc,
+                declarationIndex: index,
+                area: rc.region.area(surfaceWidth: device.widthMillimeters, surfaceHeight: device.heightMillimeters)
+            )
         }
         buildRelations()
     }
@@ -83,7 +93,16 @@ public struct GestureEngine: Sendable {
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         var out: [EngineOutput] = []
         let target = max(time, now)
+        // A recognizer that keeps re-arming a timer for "now" would spin here forever; after a
+        // generous number of steps its due timers are dropped and the bug reported.
+        var budget = 64 * (slots.count + 1)
         while let deadline = nextDeadline, deadline <= target {
+            budget -= 1
+            if budget < 0 {
+                note(.engineBug("timers kept firing at \(deadline); dropped every timer due by \(target)"))
+                for i in slots.indices { slots[i].timers.removeAll { $0.deadline <= target } }
+                break
+            }
             beginStep(at: deadline)
             fireTimers(at: deadline)
             failStrandedRecognizers()
@@ -157,8 +176,11 @@ public struct GestureEngine: Sendable {
             } else {
                 newSlots.append(
                     Slot(
-                        configuration: rc, declarationIndex: index,
-                        area: rc.region.area(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)))
+                        configuration: rc,
+                        declarationIndex: index,
+                        area: rc.region.area(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+                    )
+                )
             }
         }
         configuration = newConfiguration
@@ -171,8 +193,8 @@ public struct GestureEngine: Sendable {
     /// The earliest pending timer, for the daemon's single timer.
     public var nextDeadline: Timestamp? {
         var earliest: Timestamp?
-        for slot in slots {
-            for timer in slot.timers where earliest.map({ timer.deadline < $0 }) ?? true {
+        for i in slots.indices {
+            for timer in slots[i].timers where earliest.map({ timer.deadline < $0 }) ?? true {
                 earliest = timer.deadline
             }
         }
@@ -212,7 +234,11 @@ public struct GestureEngine: Sendable {
         let slot = slots[i]
         note(
             .transition(
-                recognizer: slot.name, from: slot.gestureState(for: from), input: input,
-                to: slot.gestureState(for: to)))
+                recognizer: slot.name,
+                from: slot.gestureState(for: from),
+                input: input,
+                to: slot.gestureState(for: to)
+            )
+        )
     }
 }

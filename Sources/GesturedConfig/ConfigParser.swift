@@ -71,8 +71,11 @@ private struct ConfigParser {
     var sectionIndex: [String: Int] = [:]
     /// Values already reported as invalid while reading, so building does not repeat them.
     var reportedValues: Set<SourceLocation> = []
+    /// Position of each file in the layering order, to sort diagnostics file by file.
+    var fileOrder: [String: Int] = [:]
 
     mutating func add(_ source: ConfigSource) {
+        if fileOrder[source.name] == nil { fileOrder[source.name] = fileOrder.count }
         let lexed = INILexer.lex(file: source.name, contents: source.contents, diagnostics: &diagnostics)
         for section in lexed {
             addSection(section)
@@ -255,7 +258,7 @@ private struct ConfigParser {
         let sorted = diagnostics.diagnostics.enumerated().sorted { a, b in
             let x = a.element
             let y = b.element
-            if x.file != y.file { return a.offset < b.offset }
+            if x.file != y.file { return (fileOrder[x.file] ?? Int.max) < (fileOrder[y.file] ?? Int.max) }
             if x.line != y.line { return x.line < y.line }
             if x.column != y.column { return x.column < y.column }
             return a.offset < b.offset

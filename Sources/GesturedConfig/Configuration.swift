@@ -37,8 +37,17 @@ public struct DeviceMatch: Hashable, Sendable {
     public init() {}
 
     /// True when `device` (with its udev properties) satisfies every condition.
-    public func matches(_ device: DeviceDescription, udevProperties properties: [String: String]) -> Bool {
-        if let kind, device.kind != kind { return false }
+    /// - Parameters:
+    ///   - device: The device.
+    ///   - deviceKind: Its classification (the daemon's, from udev); nil when it is not a
+    ///     touch device.
+    ///   - properties: The device's udev properties.
+    public func matches(
+        _ device: DeviceDescription,
+        kind deviceKind: DeviceKind?,
+        udevProperties properties: [String: String]
+    ) -> Bool {
+        if let kind, deviceKind != kind { return false }
         if let namePattern, !Glob.matches(pattern: namePattern, device.name) { return false }
         if let vendor, device.vendor != vendor { return false }
         if let product, device.product != product { return false }
@@ -85,6 +94,29 @@ public struct DeviceSettings: Hashable, Sendable {
     public init() {}
 }
 
+extension DeviceSettings {
+    /// `device` with `WidthMM=`/`HeightMM=` turned into axis resolutions, for the axes that
+    /// report none (resolution 0). A kernel-reported resolution is kept: it is measured, a
+    /// configured size is a hint (libinput's `AttrResolutionHint` works the same way).
+    /// Resolutions are whole units per millimetre, as in `struct input_absinfo`, rounded to
+    /// the nearest and at least 1.
+    public func applyingPhysicalSize(to device: DeviceDescription) -> DeviceDescription {
+        var result = device
+        func apply(_ usages: [EventUsage], _ millimeters: Double?) {
+            guard let millimeters, millimeters > 0 else { return }
+            for usage in usages {
+                guard var axis = result.axes[usage.code], axis.resolution <= 0 else { continue }
+                let span = Double(axis.maximum) - Double(axis.minimum)
+                axis.resolution = Int32(Swift.max(1, (span / millimeters).rounded()))
+                result.axes[usage.code] = axis
+            }
+        }
+        apply([.absX, .absMTPositionX], widthMM)
+        apply([.absY, .absMTPositionY], heightMM)
+        return result
+    }
+}
+
 /// A parsed, validated configuration.
 public struct Configuration: Hashable, Sendable {
     public var daemon = DaemonSettings()
@@ -100,10 +132,15 @@ public struct Configuration: Hashable, Sendable {
     ///   - device: The device as read from the kernel or a recording.
     ///   - udevProperties: The device's udev properties (`ID_INPUT_TOUCHPAD=1`, …); empty for
     ///     recordings.
-    public func deviceSettings(for device: DeviceDescription, udevProperties: [String: String] = [:]) -> DeviceSettings
-    {
+    ///   - kind: The device's classification; nil = ``DeviceDescription/kind``.
+    public func deviceSettings(
+        for device: DeviceDescription,
+        kind: DeviceKind? = nil,
+        udevProperties: [String: String] = [:]
+    ) -> DeviceSettings {
         var settings = DeviceSettings()
-        for rule in deviceRules where rule.match.matches(device, udevProperties: udevProperties) {
+        let deviceKind = kind ?? device.kind
+        for rule in deviceRules where rule.match.matches(device, kind: deviceKind, udevProperties: udevProperties) {
             settings.matchedRules.append(rule.name)
             if let v = rule.sloppiness { settings.sloppiness = v }
             if let v = rule.maxTouches { settings.maxTouches = v }
@@ -119,13 +156,19 @@ public struct Configuration: Hashable, Sendable {
     /// device's kind (and that a matching `Gestures=` names, when one does), with relations to
     /// gestures left out removed, plus the device's `Sloppiness=` and `MaxTouches=`.
     /// A disabled device gets no recognizers.
-    public func engineConfiguration(for device: DeviceDescription, udevProperties: [String: String] = [:])
-        -> EngineConfiguration
-    {
-        let settings = deviceSettings(for: device, udevProperties: udevProperties)
+    /// - Parameters:
+    ///   - device: The device.
+    ///   - kind: The device's classification; nil = ``DeviceDescription/kind``.
+    ///   - udevProperties: The device's udev properties; empty for recordings.
+    public func engineConfiguration(
+        for device: DeviceDescription,
+        kind: DeviceKind? = nil,
+        udevProperties: [String: String] = [:]
+    ) -> EngineConfiguration {
+        let settings = deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
         var result = EngineConfiguration(maxTouches: settings.maxTouches, sloppiness: settings.sloppiness)
         if settings.isDisabled { return result }
-        let kind = device.kind
+        let kind = kind ?? device.kind
         var selected = gestures.filter { gesture in
             if let allowed = settings.gestures, !allowed.contains(gesture.name) { return false }
             if !gesture.policy.deviceKinds.isEmpty {

@@ -41,7 +41,16 @@ enum INILexer {
             if first == "[" {
                 let trimmed = trimTrailing(text)
                 guard trimmed.last == "]" else {
-                    diagnostics.error(at, "section header is missing its closing ']'")
+                    if let close = trimmed.firstIndex(of: "]") {
+                        let column = firstColumn + trimmed.distance(from: trimmed.startIndex, to: close)
+                        diagnostics.error(
+                            SourceLocation(file: file, line: lineNumber, column: column),
+                            "unexpected text after ']' in a section header",
+                            hint: "comments go on their own line"
+                        )
+                    } else {
+                        diagnostics.error(at, "section header is missing its closing ']'")
+                    }
                     // Keys below belong to no valid section; swallow them under a dead section
                     // so they do not produce a cascade of misleading errors.
                     sections.append(INISection(type: "", name: nil, location: at, nameLocation: at))

@@ -4,6 +4,8 @@ import GesturedSystem
 
 /// The installed configuration paths (STYLE.md B11).
 public enum ConfigPaths {
+    /// Vendor defaults (the packaged copy of `config/gestured.conf`).
+    public static let vendor = "/usr/share/gestured/gestured.conf"
     public static let main = "/etc/gestured/gestured.conf"
     public static let dropInDirectory = "/etc/gestured/conf.d"
 }
@@ -43,18 +45,10 @@ public struct LoadedConfiguration: Sendable {
     public var configurator: DeviceConfigurator {
         let configuration = self.configuration
         return { device, kind, udevProperties in
-            let settings = configuration.deviceSettings(for: device, udevProperties: udevProperties)
+            let settings = configuration.deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
             guard !settings.isDisabled else { return nil }
-            var adjusted = device
-            if !device.hasResolution {
-                if let width = settings.widthMM, width > 0, let x = device.xAxis {
-                    adjusted.setResolution(x: max(1, Int32((Double(x.maximum - x.minimum) / width).rounded())))
-                }
-                if let height = settings.heightMM, height > 0, let y = device.yAxis {
-                    adjusted.setResolution(y: max(1, Int32((Double(y.maximum - y.minimum) / height).rounded())))
-                }
-            }
-            let engine = configuration.engineConfiguration(for: adjusted, udevProperties: udevProperties)
+            let adjusted = settings.applyingPhysicalSize(to: device)
+            let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
             return DeviceSetup(configuration: engine, device: adjusted)
         }
@@ -68,37 +62,38 @@ public struct ConfigLoadFailure: Error, Sendable {
     public var lines: [String]
 }
 
-/// Reads the main file and its drop-ins (through the OS door) and parses them (pure config
-/// code). Without an explicit path and without `/etc/gestured/gestured.conf`, the built-in
-/// defaults (the shipped `config/gestured.conf`, embedded at build time) are used.
+/// Reads the configuration files (through the OS door) and parses them (pure config code),
+/// in gestured.conf(5)'s layering: the vendor defaults (`/usr/share/gestured/gestured.conf`,
+/// or the same file embedded in the binary when it is not installed), then
+/// `/etc/gestured/gestured.conf`, then `/etc/gestured/conf.d/*.conf` in lexical order.
+/// With an explicit path (`--config FILE`) only FILE and the drop-ins in FILE's directory's
+/// `conf.d` are read.
 public enum ConfigLoader {
     public static func load(mainPath: String?) -> Result<LoadedConfiguration, ConfigLoadFailure> {
         var sources: [ConfigSource] = []
-        var path: String?
+        var files: [String] = []
+        let dropInDirectory: String
         if let mainPath {
-            path = mainPath
-        } else if Files.exists(ConfigPaths.main) {
-            path = ConfigPaths.main
-        }
-        if let path {
-            do {
-                sources.append(ConfigSource(name: path, contents: try Files.readText(path: path)))
-            } catch {
-                return .failure(ConfigLoadFailure(path: path, lines: ["\(path): \(error.description)"]))
-            }
-            // Drop-ins beside an explicit file live in "<file's dir>/conf.d"; for the
-            // installed file that is /etc/gestured/conf.d.
-            let dropIns = parentDirectory(of: path) + "/conf.d"
-            for dropIn in Files.listDirectory(dropIns, suffix: ".conf") {
-                do {
-                    sources.append(ConfigSource(name: dropIn, contents: try Files.readText(path: dropIn)))
-                } catch {
-                    return .failure(ConfigLoadFailure(path: path, lines: ["\(dropIn): \(error.description)"]))
-                }
-            }
+            files.append(mainPath)
+            dropInDirectory = parentDirectory(of: mainPath) + "/conf.d"
         } else {
-            sources.append(ConfigSource(name: "<built-in gestured.conf>", contents: EmbeddedResources.defaultConfiguration))
+            if Files.exists(ConfigPaths.vendor) {
+                files.append(ConfigPaths.vendor)
+            } else {
+                sources.append(ConfigSource(name: "<built-in gestured.conf>", contents: EmbeddedResources.defaultConfiguration))
+            }
+            if Files.exists(ConfigPaths.main) { files.append(ConfigPaths.main) }
+            dropInDirectory = ConfigPaths.dropInDirectory
         }
+        files += Files.listDirectory(dropInDirectory, suffix: ".conf")
+        for file in files {
+            do {
+                sources.append(ConfigSource(name: file, contents: try Files.readText(path: file)))
+            } catch {
+                return .failure(ConfigLoadFailure(path: file, lines: ["\(file): \(error.userFacingDescription)"]))
+            }
+        }
+        let path = mainPath ?? (Files.exists(ConfigPaths.main) ? ConfigPaths.main : nil)
         let result = Configuration.parse(sources)
         if result.hasErrors {
             return .failure(ConfigLoadFailure(path: path ?? "<built-in>", lines: result.errors.map(\.rendered) + result.warnings.map(\.rendered)))

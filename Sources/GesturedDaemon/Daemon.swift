@@ -22,6 +22,8 @@ public struct DaemonOptions: Sendable {
     public var useUdev = true
     /// Stop when every replay has finished (demo).
     public var exitAfterReplays = false
+    /// Start the replays only once this many clients have subscribed.
+    public var replayWaitClients = 0
 
     public init() {}
 }
@@ -108,16 +110,25 @@ public final class Daemon: Sendable {
         await server.start()
         ready(socketPath)
 
+        // Signals are handled from here on, also while replays wait for their audience.
         let signals = SignalSource()
-        let replaysDone = AsyncStream.makeStream(of: Void.self)
+        let events = AsyncStream.makeStream(of: String.self)
+        let signalStream = signals.signals
+        let signalTask = Task {
+            for await signal in signalStream { events.continuation.yield(signal.name) }
+        }
         if options.useUdev { await hub.startHotplug() }
-        if !options.replays.isEmpty {
-            let remaining = Counter(options.replays.count)
-            for replay in options.replays {
+        let replays = options.replays
+        let waitClients = options.replayWaitClients
+        let replayTask = Task {
+            guard !replays.isEmpty else { return }
+            if waitClients > 0 { await server.waitForSubscribers(waitClients) }
+            let remaining = Counter(replays.count)
+            for replay in replays {
                 let device = replay.recording.device
                 let kind = device.kind ?? .touchscreen
                 await hub.addReplay(node: replay.node, device: device, kind: kind, events: replay.recording.events, pacing: replay.pacing) {
-                    if remaining.decrement() == 0 { replaysDone.continuation.yield() }
+                    if remaining.decrement() == 0 { events.continuation.yield("replays finished") }
                 }
             }
         }
@@ -125,15 +136,6 @@ public final class Daemon: Sendable {
         notifier.notify("READY=1\nSTATUS=Watching \(deviceCount) touch device(s)")
         logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
 
-        // Signals and (for the demo) the end of the replays, in one loop.
-        let events = AsyncStream.makeStream(of: String.self)
-        let signalStream = signals.signals
-        let signalTask = Task {
-            for await signal in signalStream { events.continuation.yield(signal.name) }
-        }
-        let replayTask = Task {
-            for await _ in replaysDone.stream { events.continuation.yield("replays finished") }
-        }
         var reason = "stopped"
         loop: for await event in events.stream {
             switch event {

@@ -51,7 +51,7 @@ enum Demo {
                 let encoder = MessageEncoder()
                 while let message = try? client.nextMessage() {
                     if json {
-                        if let line = try? encoder.encodeString(message) { writeStandardOutput(line + "\n") }
+                        if let line = try? encoder.encodeString(message) { writeStandardOutput(line) }
                     } else {
                         if case .gesture(let g) = message, origin == nil { origin = g.timeUS }
                         if let line = HumanFormat.line(message, originMicroseconds: origin ?? 0) { writeStandardOutput(line + "\n") }

@@ -41,6 +41,10 @@ public enum GesturedCommand {
         .flag("realtime", help: "replay at the recording's own pace"),
         .option("speed", value: "X", help: "pace multiplier for --realtime and --demo (default 1)"),
         .flag("demo", help: "replay the bundled recording through the daemon"),
+        .option("replay-device", value: "FILE", help: "daemon: also play FILE as a device (tests, demos)"),
+        .option("replay-wait-clients", value: "N", help: "daemon: start replays once N clients subscribed"),
+        .flag("exit-after-replay", help: "daemon: stop when the replays have finished"),
+        .flag("no-udev", help: "daemon: do not open real devices"),
         .flag("check-config", help: "check the configuration and exit"),
         .flag("json", help: "print one JSON object per event (the socket's schema)"),
         .flag("touches", help: "with --dry-run/--replay: also print raw touches"),
@@ -109,6 +113,18 @@ public enum GesturedCommand {
         options.configPath = parsed.value("config")
         options.socketPath = parsed.value("socket")
         options.environment = environment
+        options.useUdev = !parsed.has("no-udev")
+        options.exitAfterReplays = parsed.has("exit-after-replay")
+        options.replayWaitClients = parsed.value("replay-wait-clients").flatMap(Int.init) ?? 0
+        if let file = parsed.value("replay-device") {
+            do {
+                let recording = try RecordingLoader.load(path: file, descriptionPath: parsed.value("description"))
+                options.replays = [ReplayRequest(node: "replay:" + file, recording: recording, pacing: .realtime(speed: speed))]
+            } catch {
+                writeStandardError("gestured: \(error)\n")
+                return .dataError
+            }
+        }
         return await Daemon(options: options, logger: logger).run()
     }
 
@@ -157,7 +173,7 @@ final class PrintingPublisher: EventPublisher {
                     onDeviceRemoved(d.device)
                 }
                 if json {
-                    if let line = try? encoder.encodeString(message) { text += line + "\n" }
+                    if let line = try? encoder.encodeString(message) { text += line }
                 } else {
                     if origin.get() == nil {
                         if case .gesture(let g) = event { origin.set(g.timeUS) }

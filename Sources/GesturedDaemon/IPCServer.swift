@@ -33,6 +33,7 @@ public actor IPCServer: EventPublisher {
     private let decoder = MessageDecoder()
     private let reloadHandler: @Sendable () async -> String?
     private var isShuttingDown = false
+    private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// - Parameter reloadHandler: reloads the configuration; returns nil on success or the
     ///   error text.
@@ -195,6 +196,7 @@ public actor IPCServer: EventPublisher {
             }
             client.subscription = subscription
             send(.ok(OkReply(id: requestID, request: "subscribe")), to: id)
+            resumeSubscriberWaiters()
         case .unsubscribe:
             client.subscription = nil
             send(.ok(OkReply(id: requestID, request: "unsubscribe")), to: id)
@@ -277,16 +279,24 @@ public actor IPCServer: EventPublisher {
         guard let client = clients[id], !client.isClosing else { return }
         let queued = client.outbox.count
         logger.warning("Client too slow, disconnecting", [("client.id", "\(id)"), ("client.name", client.name), ("queued", "\(queued)")])
+        // Drop what it has not started to receive, so the overflow notice is the next thing it
+        // reads after what the kernel already buffered; then stop reading from it and close
+        // once the notice is written, or after a grace period if it never reads again.
+        client.outbox.discardPending()
         if let bytes = try? encoder.encode(.overflow(OverflowEvent(queued: queued, message: "client did not read fast enough; disconnecting"))) {
             client.outbox.enqueueFinal(bytes)
         }
-        // Give the kernel buffer one chance to take what is queued, then close either way:
-        // a slow client must not hold memory or a descriptor.
-        client.isClosing = true
-        client.closeReason = "overflow"
-        flush(id)
-        close(id, reason: "overflow")
+        closeAfterFlush(id, reason: "overflow")
+        let generation = client.generation
+        executor.queue.asyncAfter(deadline: .now() + .seconds(Self.overflowGraceSeconds)) { [weak self] in
+            self?.assumeIsolated { server in
+                if let stale = server.clients[id], stale.generation == generation { server.close(id, reason: "overflow (never read the notice)") }
+            }
+        }
     }
+
+    /// How long an overflowed client has to read its overflow notice before it is closed.
+    static let overflowGraceSeconds = 5
 
     private func closeAfterFlush(_ id: Int, reason: String) {
         guard let client = clients[id] else { return }
@@ -302,28 +312,66 @@ public actor IPCServer: EventPublisher {
         client.readSource?.cancel()
         client.writeSource?.cancel()
         client.connection.close()
+        if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
+    }
+
+    /// Number of clients with a subscription.
+    public var subscriberCount: Int { clients.values.count { $0.subscription != nil } }
+
+    /// Returns once at least `count` clients have subscribed (replays that must not start
+    /// before their audience is listening: tests and demos).
+    public func waitForSubscribers(_ count: Int) async {
+        if subscriberCount >= count { return }
+        await withCheckedContinuation { continuation in
+            subscribersWaiters.append((count, continuation))
+        }
+    }
+
+    private func resumeSubscriberWaiters() {
+        let current = subscriberCount
+        subscribersWaiters.removeAll { waiter in
+            guard current >= waiter.count else { return false }
+            waiter.continuation.resume()
+            return true
+        }
     }
 
     /// Returns once every event published before this call has been fanned out: actor jobs
     /// and ``publish(_:)`` blocks share one FIFO queue, so this no-op is a barrier.
     public func flushPublished() {}
 
-    /// Tells every client the daemon stops, gives their sockets what is queued, closes them
-    /// and the listener (which removes the socket file when the daemon bound it).
-    public func shutdown(reason: String) {
+    /// Tells every client the daemon stops and lets each read what is queued for it, for at
+    /// most `deadlineSeconds`; then closes every connection and the listener (which removes
+    /// the socket file when the daemon bound it).
+    public func shutdown(reason: String, deadlineSeconds: Double = 2) async {
         isShuttingDown = true
         acceptSource?.cancel()
         acceptSource = nil
         for id in clients.keys.sorted() {
-            guard let client = clients[id], let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) else { continue }
-            client.outbox.enqueueFinal(bytes)
-            client.isClosing = true
-            client.closeReason = "daemon shutting down"
-            flush(id)
-            close(id, reason: "daemon shutting down")
+            guard let client = clients[id] else { continue }
+            if !client.isClosing, let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) {
+                client.outbox.enqueueFinal(bytes)
+            }
+            closeAfterFlush(id, reason: "daemon shutting down")
         }
+        if !clients.isEmpty {
+            await withCheckedContinuation { continuation in
+                drainedWaiter = continuation
+                executor.queue.asyncAfter(deadline: .now() + .milliseconds(Int(deadlineSeconds * 1000))) { [weak self] in
+                    self?.assumeIsolated { $0.resumeDrainedWaiter() }
+                }
+            }
+        }
+        for id in clients.keys.sorted() { close(id, reason: "daemon shutting down (deadline)") }
         listener.close()
+    }
+
+    private var drainedWaiter: CheckedContinuation<Void, Never>?
+
+    private func resumeDrainedWaiter() {
+        drainedWaiter?.resume()
+        drainedWaiter = nil
     }
 }
 
@@ -339,6 +387,9 @@ final class ClientSession {
     var writeSource: (any DispatchSourceWrite)?
     var isClosing = false
     var closeReason = ""
+    /// Distinguishes this session from a later one that reuses the id (ids are not reused,
+    /// but a stale timer must never close the wrong client).
+    let generation = UInt64.random(in: 0...UInt64.max)
 
     init(id: Int, connection: UnixConnection, outboxSoft: Int, outboxHard: Int) {
         self.id = id

@@ -63,7 +63,7 @@ extension InputHub {
         switch pacing {
         case .asFastAsPossible:
             var outputs = session.pipeline.feed(events)
-            outputs += session.pipeline.drainDeadlines()
+            outputs += session.pipeline.finishReplay()
             publishReplay(outputs, session)
             finishReplay(node)
         case .realtime:
@@ -82,7 +82,7 @@ extension InputHub {
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the
     /// next step for the earlier of the next event and the next deadline.
     private func stepReplay(_ node: String) {
-        guard let session = replays[node], case .realtime(let speed) = session.pacing else { return }
+        guard let session = replays[node], case .realtime(let speed) = session.pacing, session.index <= session.events.count else { return }
         let elapsedWall = MonotonicClock.nowMicroseconds() - session.wallOrigin
         let nowRecording = session.recordingOrigin + Int64(Double(elapsedWall) * speed)
         var outputs: [EngineOutput] = []
@@ -98,6 +98,7 @@ extension InputHub {
         }
         publishReplay(outputs, session)
         guard session.index < session.events.count || session.pipeline.nextDeadline != nil else {
+            publishReplay(session.pipeline.finishReplay(), session)
             finishReplay(node)
             return
         }
@@ -106,6 +107,18 @@ extension InputHub {
         let delay = max(0, Int(Double(next - nowRecording) / speed))
         executor.queue.asyncAfter(deadline: .now() + .microseconds(delay)) { [weak self] in
             self?.assumeIsolated { $0.stepReplay(node) }
+        }
+    }
+
+    /// Stops every replay: gestures in flight are cancelled, as for an unplugged device.
+    func cancelReplays(reason: String) {
+        let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        for node in replays.keys.sorted() {
+            guard let session = replays[node] else { continue }
+            // Replay time is the recording's clock: cancel at the last time it reached.
+            publishReplay(session.pipeline.cancelAll(at: session.pipeline.now ?? now), session)
+            session.index = session.events.count
+            finishReplay(node)
         }
     }
 

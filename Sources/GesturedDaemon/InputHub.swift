@@ -234,6 +234,7 @@ public actor InputHub {
         monitorSource = nil
         monitor = nil
         for node in sessions.keys.sorted() { removeDevice(node: node, reason: "daemon stopping") }
+        cancelReplays(reason: "daemon stopping")
         timer?.cancel()
         timer = nil
     }

@@ -54,6 +54,18 @@ public struct Outbox: Sendable {
         return .queued
     }
 
+    /// Drops every queued line that has not started to be written (a partly written line is
+    /// kept so the stream stays well-formed). Used when a client overflows.
+    /// - Returns: the number of lines dropped.
+    @discardableResult
+    public mutating func discardPending() -> Int {
+        let keep = head < entries.count && writtenOfHead > 0 ? head + 1 : head
+        let dropped = entries.count - keep
+        entries.removeSubrange(keep...)
+        pendingChanged = pendingChanged.filter { $0.value < keep }
+        return dropped
+    }
+
     /// Queues a line ignoring the limits (the final `overflow`/`shutdown` message).
     public mutating func enqueueFinal(_ bytes: [UInt8]) {
         entries.append(Entry(bytes: bytes, coalesceKey: nil))

@@ -16,6 +16,7 @@ public struct DeviceClassification: Sendable, Hashable, CustomStringConvertible 
     public var kind: DeviceKind
     /// A touchpad whose whole surface is a button (`INPUT_PROP_BUTTONPAD`).
     public var isClickpad: Bool
+    /// How the device reports contacts.
     public var multitouch: MultitouchProtocol
     /// Contacts the device tracks (`ABS_MT_SLOT` maximum + 1; 1 for single-touch).
     public var slotCount: Int
@@ -78,12 +79,16 @@ public enum DeviceClassifier {
         if y == nil { reasons.append("has no ABS_MT_POSITION_Y/ABS_Y axis") }
         if let x, x.maximum <= x.minimum { reasons.append("its X axis has an empty range (\(x.minimum)…\(x.maximum))") }
         if let y, y.maximum <= y.minimum { reasons.append("its Y axis has an empty range (\(y.minimum)…\(y.maximum))") }
-        if description.properties.contains(.accelerometer) { reasons.append("is an accelerometer (INPUT_PROP_ACCELEROMETER)") }
+        if description.properties.contains(.accelerometer) {
+            reasons.append("is an accelerometer (INPUT_PROP_ACCELEROMETER)")
+        }
         let hasMT = description.axis(.absMTPositionX) != nil
         let hasTouchKey = description.supports(.btnTouch) || description.supports(.btnToolFinger)
         let isPen = description.supports(.btnToolPen) && !description.supports(.btnToolFinger)
         if isPen && !hasMT { reasons.append("is a pen tablet (BTN_TOOL_PEN without BTN_TOOL_FINGER)") }
-        if !hasMT && !hasTouchKey && !isPen { reasons.append("has no ABS_MT_SLOT, BTN_TOUCH or BTN_TOOL_FINGER to report a touch") }
+        if !hasMT && !hasTouchKey && !isPen {
+            reasons.append("has no ABS_MT_SLOT, BTN_TOUCH or BTN_TOOL_FINGER to report a touch")
+        }
         if hasMT && description.axis(.absMTSlot) == nil && description.axis(.absMTTrackingID) == nil
             && description.axis(.absMTPositionY) == nil
         {

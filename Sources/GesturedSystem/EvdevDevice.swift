@@ -76,7 +76,10 @@ public final class EvdevDevice: @unchecked Sendable {
             }
             converter = created
             let slotMaximum = created.pointee.caps.has_slot != 0 ? created.pointee.caps.slot.maximum : 0
-            description.axes[EventUsage.absMTSlot.code] = AxisInfo(minimum: 0, maximum: slotMaximum > 0 ? slotMaximum : 9)
+            description.axes[EventUsage.absMTSlot.code] = AxisInfo(
+                minimum: 0,
+                maximum: slotMaximum > 0 ? slotMaximum : 9
+            )
             description.codes.insert(.absMTSlot)
             if description.axes[EventUsage.absMTTrackingID.code] == nil {
                 description.axes[EventUsage.absMTTrackingID.code] = AxisInfo(minimum: 0, maximum: 65535)
@@ -151,20 +154,69 @@ public final class EvdevDevice: @unchecked Sendable {
         }
         if let converter { return try readThroughMtdev(converter) }
         guard let handle else { return .events([]) }
-        var events: [RawEvent] = []
-        var syncing = false
         var event = input_event()
-        while true {
+        let result = EvdevReadLoop.run { syncing in
             let status = libevdev_next_event(
                 handle,
                 syncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue,
                 &event
             )
-            if status == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
-                events.append(RawEvent(event))
-            } else if status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+            return (status, RawEvent(event))
+        }
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error): throw SystemError(operation: "read events from", path: path, errno: error)
+        }
+    }
+
+    private func readThroughMtdev(_ converter: UnsafeMutablePointer<mtdev>) throws(SystemError) -> EvdevReadOutcome {
+        var events: [RawEvent] = []
+        var buffer = [input_event](repeating: input_event(), count: 64)
+        while true {
+            // mtdev_get documents "a negative error number" but passes read(2)'s -1 through
+            // with errno set (mtdev 1.1.6 iobuf.c), so read errno at once when it says -1.
+            let (count, readErrno) = buffer.withUnsafeMutableBufferPointer { pointer in
+                let count = mtdev_get(converter, fileDescriptor, pointer.baseAddress, Int32(pointer.count))
+                return (count, count == -1 ? Errno.current : Errno(rawValue: -count))
+            }
+            if count > 0 {
+                for index in 0..<Int(count) { events.append(RawEvent(buffer[index])) }
+                continue
+            }
+            if count == 0 || readErrno == .wouldBlock { break }
+            if readErrno == .interrupted { continue }
+            if readErrno == .noSuchDevice { return .removed(events) }
+            throw SystemError(operation: "read events from", path: path, errno: readErrno)
+        }
+        return .events(events)
+    }
+}
+
+/// libevdev's read protocol, separated from the C call so that tests can script it.
+enum EvdevReadLoop {
+    /// The value of `LIBEVDEV_READ_STATUS_SUCCESS`.
+    static let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
+    /// The value of `LIBEVDEV_READ_STATUS_SYNC`.
+    static let sync = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+
+    /// Reads until `-EAGAIN` in normal mode, following `libevdev.h`: a
+    /// `LIBEVDEV_READ_STATUS_SYNC` in normal mode delivers the `SYN_DROPPED`; then read in sync
+    /// mode (`next(true)`) until `-EAGAIN` for the events that bring the state up to date; then
+    /// go on in normal mode.
+    ///
+    /// - Parameter next: one `libevdev_next_event` call in sync (`true`) or normal mode,
+    ///   returning its status and the event it filled in.
+    /// - Returns: the outcome, or the errno of an unexpected failure.
+    static func run(_ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)) -> Result<EvdevReadOutcome, Errno> {
+        var events: [RawEvent] = []
+        var syncing = false
+        while true {
+            let (status, event) = next(syncing)
+            if status == success {
+                events.append(event)
+            } else if status == sync {
                 // In normal mode this is the SYN_DROPPED itself; in sync mode, a sync event.
-                events.append(RawEvent(event))
+                events.append(event)
                 syncing = true
             } else if status == -EAGAIN {
                 guard syncing else { break }
@@ -177,33 +229,24 @@ public final class EvdevDevice: @unchecked Sendable {
             } else if status == -EINTR {
                 continue
             } else if status == -ENODEV {
-                return .removed(events)
+                return .success(.removed(events))
             } else {
-                throw SystemError(operation: "read events from", path: path, errno: Errno(rawValue: -status))
+                return .failure(Errno(rawValue: -status))
             }
         }
-        return .events(events)
+        return .success(.events(events))
     }
+}
 
-    private func readThroughMtdev(_ converter: UnsafeMutablePointer<mtdev>) throws(SystemError) -> EvdevReadOutcome {
-        var events: [RawEvent] = []
-        var buffer = [input_event](repeating: input_event(), count: 64)
-        while true {
-            let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                mtdev_get(converter, fileDescriptor, pointer.baseAddress, Int32(pointer.count))
-            }
-            if count > 0 {
-                for index in 0..<Int(count) { events.append(RawEvent(buffer[index])) }
-            } else if count == 0 || count == -EAGAIN {
-                break
-            } else if count == -EINTR {
-                continue
-            } else if count == -ENODEV {
-                return .removed(events)
-            } else {
-                throw SystemError(operation: "read events from", path: path, errno: Errno(rawValue: -count))
-            }
-        }
-        return .events(events)
+extension EvdevDevice {
+    /// Waits until the device has events or `timeoutMilliseconds` pass (`poll(2)`; −1 waits
+    /// forever). For simple blocking readers such as `gesturectl record`; the daemon uses a
+    /// `DispatchSourceRead` instead.
+    ///
+    /// - Returns: `true` when events (or a removal) are waiting, `false` on timeout.
+    public func waitUntilReadable(timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let ready = try systemCall("wait for events from", path: path) { poll(&descriptor, 1, timeoutMilliseconds) }
+        return ready > 0
     }
 }

@@ -110,7 +110,7 @@ enum GesturectlCommand {
         do {
             let reply = try client.request(request)
             if json {
-                writeStandardOutput(try MessageEncoder().encodeString(reply) + "\n")
+                writeStandardOutput(try MessageEncoder().encodeString(reply))
                 if case .error = reply { return .failure }
                 return .success
             }
@@ -170,7 +170,7 @@ enum GesturectlCommand {
             }
             while let message = try client.nextMessage() {
                 if parsed.has("json") {
-                    writeStandardOutput(try MessageEncoder().encodeString(message) + "\n")
+                    writeStandardOutput(try MessageEncoder().encodeString(message))
                 } else {
                     var time: Int64?
                     if case .gesture(let g) = message { time = g.timeUS }

@@ -168,7 +168,8 @@ struct ArbitrationTests {
                 recognizer("b", tap(taps: 2)) { $0.requiresFailureOf = ["c"] },
                 recognizer("c", tap(taps: 3)) { $0.requiresFailureOf = ["a", "nobody"] },
                 recognizer("d", pan()) { $0.recognizesSimultaneouslyWith = ["ghost"] },
-            ]))
+            ])
+        )
         let diagnostics = engine.drainDiagnostics().map(\.description)
         #expect(diagnostics.contains("configuration: require-to-fail cycle: dropped 'c' requires 'a'"))
         #expect(diagnostics.contains { $0.contains("unknown recognizer 'nobody'") })
@@ -219,5 +220,51 @@ struct HoldStill: CustomRecognizer {
     }
     func values(at now: Timestamp) -> GestureValues {
         GestureValues(fingers: 1, location: position, values: ["moves": Double(moves)])
+    }
+}
+
+/// A tap that waits for every tap with more taps, like UIKit's private
+/// `_delaysRecognitionForGreaterTapCounts`, written as a custom recognizer's override.
+struct PatientTap: CustomRecognizer {
+    var inner = TapRecognizer(parameters: TapParameters())
+    var kind: GestureKind { .custom("patient_tap") }
+    var isDiscrete: Bool { true }
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesBegan(touches, context: &context)
+    }
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesMoved(touches, context: &context)
+    }
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesEnded(touches, context: &context)
+    }
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) {
+        inner.touchesCancelled(touches, context: &context)
+    }
+    mutating func timerFired(_ token: Int, context: inout RecognizerContext) {
+        inner.timerFired(token, context: &context)
+    }
+    mutating func reset() { inner.reset() }
+    func values(at now: Timestamp) -> GestureValues { inner.values(at: now) }
+    func shouldRequireFailure(of other: RecognizerKind) -> Bool {
+        if case .tap(let p) = other { return p.numberOfTapsRequired > 1 }
+        return false
+    }
+}
+
+@Suite("Dynamic failure requirements (spec §5.1)")
+struct DynamicRequirementTests {
+    @Test("a recognizer's own shouldRequireFailure(of:) makes it wait like require(toFail:)")
+    func overrideWaits() {
+        var h = Harness([
+            recognizer("patient", .custom(AnyCustomRecognizer(PatientTap()))),
+            recognizer("double", tap(taps: 2)),
+        ])
+        var f = Fingers()
+        let a = f.down(10, 10, at: 0)
+        f.up(a, at: 0.1)
+        h.run(f)
+        #expect(h.summary == ["patient recognized@0.450"])
+        #expect(h.engine.requires.map { $0.map { h.engine.slots[$0].name } } == [["double"], []])
     }
 }

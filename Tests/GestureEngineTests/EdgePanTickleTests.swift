@@ -12,9 +12,12 @@ struct EdgePanTickleTests {
         return h
     }
 
-    @Test("an edge pan starts only within the start band (5.142 mm) of a configured edge", arguments: [
-        (5.1, true), (5.2, false),
-    ])
+    @Test(
+        "an edge pan starts only within the start band (5.142 mm) of a configured edge",
+        arguments: [
+            (5.1, true), (5.2, false),
+        ]
+    )
     func startBand(x: Double, begins: Bool) {
         let h = run([recognizer("edge", edgePan([.left]))]) { f in
             let a = f.down(x, 30, at: 0)
@@ -118,7 +121,7 @@ struct EdgePanTickleTests {
             var m = t
             m.phase = .moved
             m.position = PhysicalPoint(x: x, y: 0)
-            ctx.clear(now: Timestamp(seconds: Double(k + 1) * 0.1), state: ctx.state)
+            ctx.nextCallback(at: Timestamp(seconds: Double(k + 1) * 0.1))
             r.touchesMoved([m], context: &ctx)
         }
         #expect(r.count == 3)

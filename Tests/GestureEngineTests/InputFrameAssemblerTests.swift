@@ -162,7 +162,11 @@ struct FrameAssemblerProtocolBTests {
         script.syn()
         var assembler = FrameAssembler(device: TestDevices.touchscreen)
         let frames = assembler.frames(script.events)
-        #expect(frames.map(\.sequence) == [["1:began", "2:began"], ["1:cancelled", "2:stationary"], ["2:moved"], ["2:ended"]])
+        #expect(
+            frames.map(\.sequence) == [
+                ["1:began", "2:began"], ["1:cancelled", "2:stationary"], ["2:moved"], ["2:ended"],
+            ]
+        )
         #expect(frames[1].touches[0].toolType == .palm)
     }
 
@@ -181,7 +185,11 @@ struct FrameAssemblerProtocolBTests {
         script.syn()
         var assembler = FrameAssembler(device: TestDevices.touchscreen, maxTouches: 2)
         let frames = assembler.frames(script.events)
-        #expect(frames.map(\.sequence) == [["1:began", "2:began"], ["1:ended", "2:stationary"], ["2:stationary"], ["2:stationary", "4:began"]])
+        #expect(
+            frames.map(\.sequence) == [
+                ["1:began", "2:began"], ["1:ended", "2:stationary"], ["2:stationary"], ["2:stationary", "4:began"],
+            ]
+        )
     }
 
     @Test("SYN_DROPPED in a pinch cancels both touches in one synthetic frame; resynced contacts stay stale")
@@ -262,7 +270,9 @@ struct FrameAssemblerProtocolBTests {
         script.syn()
         _ = assembler.frames(script.events)
         assembler.beginResync()
-        let duringResync = assembler.feed(RawEvent(time: Timestamp(microseconds: 1_015_000), usage: .absMTPositionX, value: 300))
+        let duringResync = assembler.feed(
+            RawEvent(time: Timestamp(microseconds: 1_015_000), usage: .absMTPositionX, value: 300)
+        )
         #expect(duringResync == nil)
         let ended = assembler.endResync(at: Timestamp(microseconds: 1_020_000))
         let cancel = try #require(ended)

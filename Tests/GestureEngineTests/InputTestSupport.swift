@@ -122,3 +122,45 @@ extension Frame {
     /// `(id, phase)` pairs in order.
     var sequence: [String] { touches.map { "\($0.id.rawValue):\($0.phase.rawValue)" } }
 }
+
+/// Checks the frame stream contract the engine relies on: timestamps never go backwards; a
+/// touch id begins once, then is moved/stationary, then ends or is cancelled exactly once,
+/// and never appears again; at most `maxTouches` touches are active. Returns the violations.
+func frameStreamViolations(_ frames: [Frame], maxTouches: Int = 10) -> [String] {
+    var violations: [String] = []
+    var active: Set<TouchID> = []
+    var finished: Set<TouchID> = []
+    var last: Timestamp?
+    for (index, frame) in frames.enumerated() {
+        if let last, frame.timestamp < last { violations.append("frame \(index): time goes backwards") }
+        last = frame.timestamp
+        for touch in frame.touches {
+            if finished.contains(touch.id) {
+                violations.append("frame \(index): \(touch.id) appears after it finished")
+                continue
+            }
+            switch touch.phase {
+            case .began:
+                if active.contains(touch.id) { violations.append("frame \(index): \(touch.id) began twice") }
+                active.insert(touch.id)
+            case .moved, .stationary:
+                if !active.contains(touch.id) {
+                    violations.append("frame \(index): \(touch.id) \(touch.phase) before began")
+                }
+            case .ended, .cancelled:
+                if !active.contains(touch.id) {
+                    violations.append("frame \(index): \(touch.id) \(touch.phase) before began")
+                }
+                active.remove(touch.id)
+                finished.insert(touch.id)
+            }
+            if !touch.position.x.isFinite || !touch.position.y.isFinite {
+                violations.append("frame \(index): \(touch.id) has a non-finite position")
+            }
+        }
+        if active.count > maxTouches { violations.append("frame \(index): \(active.count) active touches") }
+        let ids = frame.touches.map(\.id)
+        if ids != ids.sorted() { violations.append("frame \(index): touches not ordered by id") }
+    }
+    return violations
+}

@@ -12,9 +12,12 @@ struct PanTests {
         return h
     }
 
-    @Test("the hysteresis (1.558 mm) is tested per axis, not on the diagonal", arguments: [
-        (1.5, 1.5, false), (1.56, 0.0, true), (0.0, -1.56, true),
-    ])
+    @Test(
+        "the hysteresis (1.558 mm) is tested per axis, not on the diagonal",
+        arguments: [
+            (1.5, 1.5, false), (1.56, 0.0, true), (0.0, -1.56, true),
+        ]
+    )
     func perAxisHysteresis(dx: Double, dy: Double, begins: Bool) {
         let h = run(pan()) { f in
             let a = f.down(50, 30, at: 0)

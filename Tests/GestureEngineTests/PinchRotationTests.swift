@@ -179,10 +179,13 @@ struct PinchRotationTests {
             f.up(a, at: 0.2)
             f.up(b, at: 0.2)
         }
-        let together = run([
-            recognizer("pinch", pinch()) { $0.recognizesSimultaneouslyWith = ["rotation"] },
-            recognizer("rotation", rotation()),
-        ], script)
+        let together = run(
+            [
+                recognizer("pinch", pinch()) { $0.recognizesSimultaneouslyWith = ["rotation"] },
+                recognizer("rotation", rotation()),
+            ],
+            script
+        )
         #expect(together.events("pinch").first?.state == .began)
         #expect(together.events("rotation").first?.state == .began)
         #expect(together.events("pinch").last?.state == .ended)

@@ -72,7 +72,10 @@ struct RecordingCorpusTests {
                 let device = try #require(recording.device, "\(name): no device")
                 #expect(!recording.events.isEmpty, "\(name): no events")
                 var assembler = FrameAssembler(device: device)
-                for event in recording.events where assembler.feed(event) != nil { frames += 1 }
+                let assembled = assembler.frames(recording.events)
+                frames += assembled.count
+                let violations = frameStreamViolations(assembled)
+                #expect(violations.isEmpty, "\(name): \(violations.prefix(3))")
             } catch let error as RecordingError {
                 // Refusals must say which file and why; only the JSON activity logs and the
                 // JSON label files are expected here.

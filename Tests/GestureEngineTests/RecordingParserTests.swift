@@ -54,26 +54,43 @@ struct RecordingParserTests {
         #expect(device.slotCount == 2)
         #expect(recording.events.count == 8)
         #expect(recording.events[0] == RawEvent(time: .zero, usage: .absMTTrackingID, value: 12))
-        #expect(recording.events[5] == RawEvent(time: Timestamp(microseconds: 10_000), usage: .absMTTrackingID, value: -1))
+        #expect(
+            recording.events[5] == RawEvent(time: Timestamp(microseconds: 10_000), usage: .absMTTrackingID, value: -1)
+        )
     }
 
     @Test("a malformed E: line is an error naming file, line, the expected form and what was found")
     func malformedEventLine() {
         let text = "E: 0.000000 0003 0039 12\nE: 1.0 3\nE: 0.000000 0000 0000 0\n"
-        #expect(throws: RecordingError(file: "bug.evemu", line: 2, expected: "'E: <sec>.<usec> <type> <code> <value>'", found: "'E: 1.0 3'")) {
+        #expect(
+            throws: RecordingError(
+                file: "bug.evemu",
+                line: 2,
+                expected: "'E: <sec>.<usec> <type> <code> <value>'",
+                found: "'E: 1.0 3'"
+            )
+        ) {
             try RecordingParser.parse(text, fileName: "bug.evemu")
         }
-        let error = RecordingError(file: "bug.evemu", line: 2, expected: "'E: <sec>.<usec> <type> <code> <value>'", found: "'E: 1.0 3'")
+        let error = RecordingError(
+            file: "bug.evemu",
+            line: 2,
+            expected: "'E: <sec>.<usec> <type> <code> <value>'",
+            found: "'E: 1.0 3'"
+        )
         #expect(error.description == "bug.evemu:2: expected 'E: <sec>.<usec> <type> <code> <value>', found 'E: 1.0 3'")
     }
 
-    @Test("malformed header lines name their line and form", arguments: [
-        ("A: 35 0 x 0 0 10", "'A: <code> <min> <max> <fuzz> <flat> [<resolution>]'"),
-        ("I: 0003 zz 0001 0000", "'I: <bus> <vendor> <product> <version>' (hex)"),
-        ("B: 01 00 1000", "'B: <type> <hex byte>...'"),
-        ("P: 0g", "'P: <hex byte>...'"),
-        ("hello", "an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or '# comment')"),
-    ])
+    @Test(
+        "malformed header lines name their line and form",
+        arguments: [
+            ("A: 35 0 x 0 0 10", "'A: <code> <min> <max> <fuzz> <flat> [<resolution>]'"),
+            ("I: 0003 zz 0001 0000", "'I: <bus> <vendor> <product> <version>' (hex)"),
+            ("B: 01 00 1000", "'B: <type> <hex byte>...'"),
+            ("P: 0g", "'P: <hex byte>...'"),
+            ("hello", "an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or '# comment')"),
+        ]
+    )
     func malformedHeader(line: String, expected: String) throws {
         let text = "N: Pad\n\(line)\nE: 0.000000 0000 0000 0\n"
         let error = try #require(throws: RecordingError.self) { try RecordingParser.parse(text, fileName: "x.desc") }
@@ -84,15 +101,18 @@ struct RecordingParserTests {
 
     @Test("a file cut mid-line keeps what was parsed and warns about the last line and the open frame")
     func truncatedFile() throws {
-        let text = "E: 0.000000 0003 0039 12\nE: 0.000000 0003 0035 100\nE: 0.000000 0000 0000 0\nE: 0.010000 0003 0035 110\nE: 0.0100"
+        let text =
+            "E: 0.000000 0003 0039 12\nE: 0.000000 0003 0035 100\nE: 0.000000 0000 0000 0\nE: 0.010000 0003 0035 110\nE: 0.0100"
         let recording = try RecordingParser.parse(text, fileName: "cut.evemu", description: TestDevices.touchscreen)
         #expect(recording.events.count == 4)
         #expect(recording.device == TestDevices.touchscreen)
         let messages = recording.warnings.map(\.description)
-        #expect(messages == [
-            "cut.evemu:5: truncated: the last line is incomplete ('E: 0.0100'), ignoring it",
-            "cut.evemu: truncated: the last frame has no SYN_REPORT (1 events kept)",
-        ])
+        #expect(
+            messages == [
+                "cut.evemu:5: truncated: the last line is incomplete ('E: 0.0100'), ignoring it",
+                "cut.evemu: truncated: the last frame has no SYN_REPORT (1 events kept)",
+            ]
+        )
     }
 
     @Test("bare E: lines without a description get axis ranges inferred from the data, with a warning")
@@ -121,14 +141,21 @@ struct RecordingParserTests {
     @Test("a separate .desc supplies the device for bare E: lines")
     func separateDescription() throws {
         let description = try RecordingParser.parseDescription(Self.evemuWithHeader, fileName: "pad.desc")
-        let recording = try RecordingParser.parse("E: 1.000000 0000 0000 0\n", fileName: "bare.dat", description: description)
+        let recording = try RecordingParser.parse(
+            "E: 1.000000 0000 0000 0\n",
+            fileName: "bare.dat",
+            description: description
+        )
         #expect(recording.device == description)
         #expect(recording.warnings.isEmpty)
     }
 
     @Test("a description of only A: lines is accepted")
     func absOnlyDescription() throws {
-        let description = try RecordingParser.parseDescription("A: 00 0 1280 0 0 12\nA: 01 0 680 0 0 10\n", fileName: "lumpy.touchpad")
+        let description = try RecordingParser.parseDescription(
+            "A: 00 0 1280 0 0 12\nA: 01 0 680 0 0 10\n",
+            fileName: "lumpy.touchpad"
+        )
         #expect(description.axis(.absX)?.resolution == 12)
         #expect(description.supports(.absY))
     }
@@ -182,16 +209,19 @@ struct RecordingParserTests {
         #expect(device.axis(.absMTPositionY) == AxisInfo(minimum: 0, maximum: 680, resolution: 10))
         #expect(device.slotCount == 15)
         #expect(device.codes.contains(.btnLeft))
-        #expect(recording.events.map(\.usage) == [
-            .absMTTrackingID, .absMTPositionX, .btnTouch, .synReport, .synDropped, .absMTTrackingID, .synReport,
-        ])
+        #expect(
+            recording.events.map(\.usage) == [
+                .absMTTrackingID, .absMTPositionX, .btnTouch, .synReport, .synDropped, .absMTTrackingID, .synReport,
+            ]
+        )
         #expect(recording.events[0].time == Timestamp(seconds: 5_373_390, microseconds: 81_542))
         #expect(recording.events[5].value == -1)
     }
 
     @Test("a malformed evtest event line is an error with its line number")
     func evtestMalformed() throws {
-        let text = "Event: time 1.000000, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 5\nEvent: time 1.0, type 3\nEvent: time 1.000001, -------------- SYN_REPORT ------------\n"
+        let text =
+            "Event: time 1.000000, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 5\nEvent: time 1.0, type 3\nEvent: time 1.000001, -------------- SYN_REPORT ------------\n"
         let error = try #require(throws: RecordingError.self) { try RecordingParser.parse(text, fileName: "e.dat") }
         #expect(error.line == 2)
         #expect(error.found == "'Event: time 1.0, type 3'")
@@ -256,13 +286,15 @@ struct RecordingParserTests {
         #expect(device.axis(.absMTPositionY) == AxisInfo(minimum: 1100, maximum: 4754, resolution: 68))
         #expect(device.codes.contains(.btnToolDoubleTap))
         #expect(device.slotCount == 2)
-        #expect(recording.events == [
-            RawEvent(time: .zero, usage: .absMTTrackingID, value: 1403),
-            RawEvent(time: .zero, usage: .absMTPositionX, value: 3000),
-            RawEvent(time: .zero, usage: .synReport, value: 0),
-            RawEvent(time: Timestamp(microseconds: 12_000), usage: .absMTTrackingID, value: -1),
-            RawEvent(time: Timestamp(microseconds: 12_000), usage: .synReport, value: 0),
-        ])
+        #expect(
+            recording.events == [
+                RawEvent(time: .zero, usage: .absMTTrackingID, value: 1403),
+                RawEvent(time: .zero, usage: .absMTPositionX, value: 3000),
+                RawEvent(time: .zero, usage: .synReport, value: 0),
+                RawEvent(time: Timestamp(microseconds: 12_000), usage: .absMTTrackingID, value: -1),
+                RawEvent(time: Timestamp(microseconds: 12_000), usage: .synReport, value: 0),
+            ]
+        )
     }
 
     @Test("a libinput record file of another version or with a bad event is refused with its line")
@@ -273,7 +305,9 @@ struct RecordingParserTests {
         }
         #expect(versionError.line == 1)
         let badEvent = Self.libinputRecord.replacingFirst("[  0,  12000,   3,  57,      -1]", with: "[0, 12000, 3]")
-        let eventError = try #require(throws: RecordingError.self) { try RecordingParser.parse(badEvent, fileName: "r.yml") }
+        let eventError = try #require(throws: RecordingError.self) {
+            try RecordingParser.parse(badEvent, fileName: "r.yml")
+        }
         #expect(eventError.line == 42)
         #expect(eventError.expected == "'- [<sec>, <usec>, <type>, <code>, <value>]'")
     }

@@ -42,8 +42,10 @@ struct SwipeTests {
         #expect(h.gestures.isEmpty)
     }
 
-    @Test("sideways movement is bounded by the decaying maximum secondary (28.11 mm at 0.1 s)",
-          arguments: [(28.0, true), (28.2, false)])
+    @Test(
+        "sideways movement is bounded by the decaying maximum secondary (28.11 mm at 0.1 s)",
+        arguments: [(28.0, true), (28.2, false)]
+    )
     func secondary(sideways: Double, recognized: Bool) {
         let h = run(swipe()) { f in
             let a = f.down(10, 5, at: 0)
@@ -64,9 +66,12 @@ struct SwipeTests {
         #expect(h.events("swipe").count == (recognized ? 1 : 0))
     }
 
-    @Test("a left/up mask reports the recognized direction", arguments: [
-        (PhysicalPoint(x: -10, y: 0), Direction.left), (PhysicalPoint(x: 0, y: -10), Direction.up),
-    ])
+    @Test(
+        "a left/up mask reports the recognized direction",
+        arguments: [
+            (PhysicalPoint(x: -10, y: 0), Direction.left), (PhysicalPoint(x: 0, y: -10), Direction.up),
+        ]
+    )
     func directions(delta: PhysicalPoint, expected: Direction) {
         let h = run(swipe([.left, .up])) { f in
             let a = f.down(50, 30, at: 0)
@@ -129,5 +134,47 @@ struct SwipeTests {
             f.up(a, at: 0.1)
         }
         #expect(fast.events("swipe").count == 1)
+    }
+}
+
+@Suite("Swipe and edge-pan limits")
+struct SwipeLimitTests {
+    @Test("maximumPrimaryMovement rejects an over-long stroke", arguments: [(19.0, true), (21.0, false)])
+    func maximumPrimary(distance: Double, recognized: Bool) {
+        var h = Harness([
+            recognizer("swipe", swipe { $0.maximumPrimaryMovement = 20 / (1 - 0.1 * 0.98) })
+        ])
+        var f = Fingers()
+        let a = f.down(20, 30, at: 0)
+        f.move(a, to: 20 + distance, 30, at: 0.1)
+        f.up(a, at: 0.2)
+        h.run(f)
+        #expect(h.events("swipe").count == (recognized ? 1 : 0))
+    }
+
+    @Test("an edge pan begins only past its 2.337 mm hysteresis", arguments: [(2.3, false), (2.4, true)])
+    func edgeHysteresis(distance: Double, begins: Bool) {
+        var h = Harness([recognizer("edge", edgePan([.left]))])
+        var f = Fingers()
+        let a = f.down(1, 30, at: 0)
+        f.move(a, to: 1 + distance, 30, at: 0.1)
+        f.up(a, at: 0.2)
+        h.run(f)
+        #expect((h.events("edge").first?.state == .began) == begins)
+    }
+
+    @Test("a pan's hysteresis scales with sloppiness")
+    func panSloppiness() {
+        var h = Harness(
+            configuration: EngineConfiguration(recognizers: [recognizer("pan", pan())], sloppiness: 2)
+        )
+        var f = Fingers()
+        let a = f.down(20, 30, at: 0)
+        f.move(a, to: 23, 30, at: 0.1)
+        f.move(a, to: 24, 30, at: 0.2)
+        f.up(a, at: 0.3)
+        h.run(f)
+        #expect(h.summary == ["pan began@0.200", "pan ended@0.300"])
+        #expect(close(h.events("pan")[0].translation?.x, 4 - 2 * 1.558, 1e-9))
     }
 }

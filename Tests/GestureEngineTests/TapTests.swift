@@ -6,16 +6,20 @@ import Testing
 struct TapTests {
     func run(_ kind: RecognizerKind, sloppiness: Double = 1, _ script: (inout Fingers) -> Void) -> Harness {
         var h = Harness(
-            configuration: EngineConfiguration(recognizers: [recognizer("tap", kind)], sloppiness: sloppiness))
+            configuration: EngineConfiguration(recognizers: [recognizer("tap", kind)], sloppiness: sloppiness)
+        )
         var f = Fingers()
         script(&f)
         h.run(f)
         return h
     }
 
-    @Test("movement up to allowableMovement (7.012 mm) still taps; beyond it fails", arguments: [
-        (7.0, true), (7.05, false),
-    ])
+    @Test(
+        "movement up to allowableMovement (7.012 mm) still taps; beyond it fails",
+        arguments: [
+            (7.0, true), (7.05, false),
+        ]
+    )
     func allowableMovement(distance: Double, recognized: Bool) {
         let h = run(tap()) { f in
             let a = f.down(10, 10, at: 0)
@@ -44,9 +48,12 @@ struct TapTests {
         #expect(h.events("tap").count == (recognized ? 1 : 0))
     }
 
-    @Test("the next tap must start within maximumIntervalBetweenTaps (0.35 s)", arguments: [
-        (0.44, true), (0.46, false),
-    ])
+    @Test(
+        "the next tap must start within maximumIntervalBetweenTaps (0.35 s)",
+        arguments: [
+            (0.44, true), (0.46, false),
+        ]
+    )
     func interval(secondDown: Double, recognized: Bool) {
         let h = run(tap(taps: 2)) { f in
             let a = f.down(10, 10, at: 0)

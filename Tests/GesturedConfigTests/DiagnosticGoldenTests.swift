@@ -82,6 +82,15 @@ struct DiagnosticGoldenTests {
         )
     }
 
+    @Test("text after a section header's bracket is an error at that bracket")
+    func trailingText() {
+        #expect(
+            rendered("[Gesture tap] # the tap\nKind=tap\n") == [
+                "test.conf:1:13: error: unexpected text after ']' in a section header (comments go on their own line)"
+            ]
+        )
+    }
+
     @Test("a key before any section is an error with a hint")
     func keyBeforeSection() {
         #expect(
@@ -187,6 +196,26 @@ struct DiagnosticGoldenTests {
         #expect(result.hasErrors)
         #expect(result.errors.count == 3)
         #expect(result.warnings.count == 1)
+    }
+
+    @Test("diagnostics found late (relations) still sort by file, then line")
+    func lateDiagnosticsSort() {
+        let result = Configuration.parse([
+            ConfigSource(name: "a.conf", contents: "[Gesture t]\nKind=tap\nRequireFailureOf=nope\n"),
+            ConfigSource(
+                name: "b.conf",
+                contents: "[Daemon]\nMaxClients=x\n[Gesture u]\nKind=tap\nRequireFailureOf=t,zip\n"
+            ),
+            ConfigSource(name: "c.conf", contents: "[Gesture t]\nTaps=x\n"),
+        ])
+        #expect(
+            result.diagnostics.map(\.rendered) == [
+                "a.conf:3:18: error: RequireFailureOf=: no gesture is named 'nope'",
+                "b.conf:2:12: error: MaxClients=: 'x' is not an integer",
+                "b.conf:5:18: error: RequireFailureOf=: no gesture is named 'zip'",
+                "c.conf:2:6: error: Taps=: 'x' is not an integer",
+            ]
+        )
     }
 
     @Test("an edge pan without edges is a warning")

@@ -188,6 +188,39 @@ struct DeviceMatchingTests {
         #expect(names == ["double-tap"])
     }
 
+    @Test("an explicit kind overrides the description's own classification")
+    func explicitKind() {
+        // The touchscreen description, classified as a touchpad by the caller (udev).
+        let settings = configuration.deviceSettings(
+            for: TestDevices.touchscreen,
+            kind: .touchpad,
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1", "ID_BUS": "serio"]
+        )
+        #expect(settings.matchedRules == ["all", "elan", "synaptics"])
+        let engine = configuration.engineConfiguration(for: TestDevices.touchscreen, kind: .touchpad)
+        #expect(engine.recognizers.map(\.name) == ["tap", "pad-swipe"])
+    }
+
+    @Test("a configured size becomes the resolution of axes that report none")
+    func physicalSize() throws {
+        var device = TestDevices.touchscreen
+        device.axes[EventUsage.absMTPositionX.code]?.resolution = 0
+        device.axes[EventUsage.absMTPositionY.code]?.resolution = 0
+        device.axes[EventUsage.absX.code] = AxisInfo(minimum: 0, maximum: 2936)
+        #expect(!device.hasResolution)
+        let settings = configuration.deviceSettings(for: device)
+        let sized = settings.applyingPhysicalSize(to: device)
+        #expect(sized.hasResolution)
+        // 2936 units over 293.5 mm and 1652 units over 165 mm: 10 units/mm each.
+        #expect(sized.axes[EventUsage.absMTPositionX.code]?.resolution == 10)
+        #expect(sized.axes[EventUsage.absX.code]?.resolution == 10)
+        #expect(sized.axes[EventUsage.absMTPositionY.code]?.resolution == 10)
+        #expect(abs(sized.widthMillimeters - 293.6) < 0.01)
+        // A measured resolution is kept, and no configured size changes nothing.
+        #expect(settings.applyingPhysicalSize(to: TestDevices.touchpad) == TestDevices.touchpad)
+        #expect(DeviceSettings().applyingPhysicalSize(to: device) == device)
+    }
+
     @Test(
         "glob patterns",
         arguments: [

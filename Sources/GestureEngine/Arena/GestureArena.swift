@@ -28,7 +28,11 @@ extension GestureEngine {
         for i in slots.indices {
             for name in slots[i].configuration.requiresFailureOf {
                 guard let j = indexByName[name] else {
-                    note(.configuration("'\(slots[i].name)' requires the failure of unknown recognizer '\(name)', ignoring"))
+                    note(
+                        .configuration(
+                            "'\(slots[i].name)' requires the failure of unknown recognizer '\(name)', ignoring"
+                        )
+                    )
                     continue
                 }
                 if j == i {
@@ -39,7 +43,28 @@ extension GestureEngine {
                 if reaches(from: j, to: i) {
                     note(
                         .configuration(
-                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"))
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"
+                        )
+                    )
+                    continue
+                }
+                requires[i].append(j)
+                requiredBy[j].append(i)
+            }
+        }
+        // Requirements the recognizers themselves ask for (spec §5.1, the subclass overrides).
+        for i in slots.indices {
+            for j in slots.indices where i != j && !requires[i].contains(j) {
+                let asked =
+                    slots[i].recognizer.shouldRequireFailure(of: slots[j].configuration.kind)
+                    || slots[j].recognizer.shouldBeRequiredToFail(by: slots[i].configuration.kind)
+                guard asked else { continue }
+                if reaches(from: j, to: i) {
+                    note(
+                        .configuration(
+                            "require-to-fail cycle: dropped '\(slots[i].name)' requires '\(slots[j].name)'"
+                        )
+                    )
                     continue
                 }
                 requires[i].append(j)
@@ -52,7 +77,9 @@ extension GestureEngine {
                 guard let j = indexByName[name] else {
                     note(
                         .configuration(
-                            "'\(slots[i].name)' recognizes simultaneously with unknown recognizer '\(name)', ignoring"))
+                            "'\(slots[i].name)' recognizes simultaneously with unknown recognizer '\(name)', ignoring"
+                        )
+                    )
                     continue
                 }
                 simultaneous[i * n + j] = true
@@ -226,7 +253,10 @@ extension GestureEngine {
                 guard slot.isEnabled, !slot.isClosed, !slot.state.isFinal,
                     slot.configuration.policy.toolTypes.contains(touch.toolType),
                     slot.configuration.region.contains(
-                        touch.startPosition, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+                        touch.startPosition,
+                        surfaceWidth: surfaceWidth,
+                        surfaceHeight: surfaceHeight
+                    )
                 else { continue }
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
@@ -301,11 +331,17 @@ extension GestureEngine {
     // MARK: - Timers (spec §6.2)
 
     mutating func fireTimers(at deadline: Timestamp) {
+        // Only timers armed before this step fire in it; one re-armed for the same instant from
+        // a callback waits for the next step (which `advance` bounds).
+        let armedBefore = timerSerial
         for i in slots.indices {
-            while let k = slots[i].timers.indices
-                .filter({ slots[i].timers[$0].deadline == deadline })
-                .min(by: { slots[i].timers[$0].serial < slots[i].timers[$1].serial })
-            {
+            while true {
+                var due: Int?
+                for k in slots[i].timers.indices
+                where slots[i].timers[k].deadline == deadline && slots[i].timers[k].serial <= armedBefore {
+                    if due.map({ slots[i].timers[k].serial < slots[i].timers[$0].serial }) ?? true { due = k }
+                }
+                guard let k = due else { break }
                 let timer = slots[i].timers.remove(at: k)
                 guard !slots[i].state.isFinal else { continue }
                 invoke(i, .timer(timer.token), input: "timer")
@@ -338,7 +374,8 @@ extension GestureEngine {
             note(
                 .engineBug(
                     "'\(slot.name)' requested the illegal transition \(slot.state.rawValue) → \(requested.rawValue), ignoring"
-                ))
+                )
+            )
             slots[i].logical = slot.state
             return
         }
@@ -387,8 +424,12 @@ extension GestureEngine {
             slots[i].pending = requested == .began ? .began : .recognized
             note(
                 .transition(
-                    recognizer: slots[i].name, from: .possible, input: "\(input); waiting for failure requirements",
-                    to: .possible))
+                    recognizer: slots[i].name,
+                    from: .possible,
+                    input: "\(input); waiting for failure requirements",
+                    to: .possible
+                )
+            )
             return
         }
         commitBegin(i, requested, input: input)
@@ -489,10 +530,24 @@ extension GestureEngine {
         let slot = slots[i]
         let v = slot.recognizer.values(at: now)
         let event = GestureEvent(
-            name: slot.name, kind: slot.gestureKind, state: state, timestamp: now, sequence: slot.sequence,
-            fingers: v.fingers, location: v.location, locationFraction: device.fraction(of: v.location),
-            taps: v.taps, direction: v.direction, edge: v.edge, scale: v.scale, rotation: v.rotation,
-            translation: v.translation, velocity: v.velocity, scalarVelocity: v.scalarVelocity, values: v.values)
+            name: slot.name,
+            kind: slot.gestureKind,
+            state: state,
+            timestamp: now,
+            sequence: slot.sequence,
+            fingers: v.fingers,
+            location: v.location,
+            locationFraction: device.fraction(of: v.location),
+            taps: v.taps,
+            direction: v.direction,
+            edge: v.edge,
+            scale: v.scale,
+            rotation: v.rotation,
+            translation: v.translation,
+            velocity: v.velocity,
+            scalarVelocity: v.scalarVelocity,
+            values: v.values
+        )
         if state == .changed, let k = slot.changedActionIndex {
             actions[k] = event
             return
@@ -576,5 +631,10 @@ extension RecognizerContext {
     /// Stands in for the engine's scratch context while a recognizer holds it, so the real one
     /// stays uniquely referenced and its arrays are reused.
     static let placeholder = RecognizerContext(
-        now: .zero, state: .possible, sloppiness: 1, surfaceWidth: 0, surfaceHeight: 0)
+        now: .zero,
+        state: .possible,
+        sloppiness: 1,
+        surfaceWidth: 0,
+        surfaceHeight: 0
+    )
 }

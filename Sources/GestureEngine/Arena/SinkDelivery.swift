@@ -15,7 +15,11 @@ extension GestureEngine {
                 // The sink never saw this touch: drop the buffer, never forward it.
                 sink[r].owned = true
             }
-            if configuration.delaysTouchesEnded {
+            // delaysTouchesEnded only matters for an end that is (or is about to be) withheld:
+            // a recognizer that recognizes after the lift turns it into a cancellation.
+            if configuration.delaysTouchesEnded,
+                sink[r].heldEnd != nil || sink[r].incoming.contains(where: { $0.phase == .ended })
+            {
                 sink[r].endCancelled = true
             }
         }
@@ -29,9 +33,9 @@ extension GestureEngine {
     func delays(for id: TouchID) -> (began: Bool, ended: Bool) {
         var began = false
         var ended = false
-        for slot in slots where slot.state == .possible && slot.hasHistory(id) {
-            began = began || slot.configuration.delaysTouchesBegan
-            ended = ended || slot.configuration.delaysTouchesEnded
+        for i in slots.indices where slots[i].state == .possible && slots[i].hasHistory(id) {
+            began = began || slots[i].configuration.delaysTouchesBegan
+            ended = ended || slots[i].configuration.delaysTouchesEnded
         }
         return (began, ended)
     }
@@ -39,8 +43,9 @@ extension GestureEngine {
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
         for r in sink.indices {
+            // Move the record out so its arrays stay uniquely referenced while they change.
             var record = sink[r]
-            sink[r].incoming = []
+            sink[r] = SinkRecord(id: record.id, position: record.position)
             if record.finished {
                 record.incoming.removeAll(keepingCapacity: true)
                 sink[r] = record
@@ -48,7 +53,9 @@ extension GestureEngine {
             }
             if record.owned {
                 if record.reached {
-                    emitSink(SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position))
+                    emitSink(
+                        SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position)
+                    )
                 }
                 record.finished = true
                 record.buffer.removeAll()
@@ -85,7 +92,14 @@ extension GestureEngine {
                 if let end = record.heldEnd, record.buffer.isEmpty, !delay.ended {
                     if record.endCancelled {
                         if record.reached {
-                            emitSink(SinkTouchEvent(touch: end.touch, phase: .cancelled, timestamp: now, position: end.position))
+                            emitSink(
+                                SinkTouchEvent(
+                                    touch: end.touch,
+                                    phase: .cancelled,
+                                    timestamp: now,
+                                    position: end.position
+                                )
+                            )
                         }
                     } else {
                         emitSink(end)

@@ -9,7 +9,9 @@
 public struct ConsistencyChecker: Sendable {
     /// One broken rule, with the offending output.
     public struct Violation: Sendable, Hashable, CustomStringConvertible {
+        /// Position of the offending output in everything fed so far (0-based).
         public var index: Int
+        /// What was wrong, naming the gesture or touch.
         public var message: String
         public var description: String { "output \(index): \(message)" }
     }
@@ -24,6 +26,7 @@ public struct ConsistencyChecker: Sendable {
     private var touches: [TouchID: (closed: Bool, last: Timestamp)] = [:]
     private var lastGestureTime: Timestamp?
     private var index = 0
+    /// Every violation found so far, in stream order.
     public private(set) var violations: [Violation] = []
 
     public init() {}
@@ -36,10 +39,12 @@ public struct ConsistencyChecker: Sendable {
         return checker.violations
     }
 
+    /// Checks outputs in emission order.
     public mutating func feed(_ outputs: [EngineOutput]) {
         for output in outputs { feed(output) }
     }
 
+    /// Checks one output.
     public mutating func feed(_ output: EngineOutput) {
         defer { index += 1 }
         switch output {

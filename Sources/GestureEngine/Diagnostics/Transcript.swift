@@ -17,7 +17,9 @@ public enum Transcript {
     public static func line(_ output: EngineOutput, origin: Timestamp) -> String {
         switch output {
         case .gesture(let e):
-            var parts = [time(e.timestamp, origin), e.kind.name, "'\(e.name)'", e.state.rawValue, "fingers=\(e.fingers)"]
+            var parts = [
+                time(e.timestamp, origin), e.kind.name, "'\(e.name)'", e.state.rawValue, "fingers=\(e.fingers)",
+            ]
             if let taps = e.taps { parts.append("taps=\(taps)") }
             if let direction = e.direction { parts.append("dir=\(direction.rawValue)") }
             if let edge = e.edge { parts.append("edge=\(edge.rawValue)") }

@@ -17,7 +17,9 @@ enum EvemuParser {
         var propertyBytes: [UInt8] = []
         var typeBytes: [UInt16: [UInt8]] = [:]
         var axes: [UInt16: AxisInfo] = [:]
-        var hasContent: Bool { name != nil || ids != nil || !propertyBytes.isEmpty || !typeBytes.isEmpty || !axes.isEmpty }
+        var hasContent: Bool {
+            name != nil || ids != nil || !propertyBytes.isEmpty || !typeBytes.isEmpty || !axes.isEmpty
+        }
     }
 
     static func parseRecording(_ text: String, fileName: String) throws(RecordingError) -> Recording {
@@ -45,6 +47,11 @@ enum EvemuParser {
         events.reserveCapacity(lines.count)
 
         for (index, line) in lines.enumerated() {
+            // Nearly every line is a well-formed E: line; read those straight from the bytes.
+            if let event = Scan.evemuEvent(line.text) {
+                if wantEvents { events.append(event) }
+                continue
+            }
             let body = Scan.stripComment(line.text)
             if body.isEmpty { continue }
             let isLast = index == lines.count - 1
@@ -60,7 +67,12 @@ enum EvemuParser {
                     )
                     return
                 }
-                throw RecordingError(file: fileName, line: line.number, expected: expected, found: Scan.quoted(line.text))
+                throw RecordingError(
+                    file: fileName,
+                    line: line.number,
+                    expected: expected,
+                    found: Scan.quoted(line.text)
+                )
             }
             guard body.count >= 2, body.dropFirst().first == ":" else {
                 try fail("an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or '# comment')")
@@ -78,7 +90,8 @@ enum EvemuParser {
                 }
                 events.append(RawEvent(time: time, type: type, code: code, value: value))
             case "N":
-                header.name = String(Scan.trim(body.dropFirst(2)))
+                // The name is the rest of the line, '#' included (names are free text).
+                header.name = String(Scan.trim(Scan.trim(line.text).dropFirst(2)))
             case "I":
                 guard fields.count == 4, let bus = Scan.hex16(fields[0]), let vendor = Scan.hex16(fields[1]),
                     let product = Scan.hex16(fields[2]), let version = Scan.hex16(fields[3])
@@ -94,7 +107,8 @@ enum EvemuParser {
                 }
                 header.propertyBytes += bytes
             case "B":
-                guard fields.count >= 2, let type = Scan.hex16(fields[0]), let bytes = hexBytes(fields.dropFirst()) else {
+                guard fields.count >= 2, let type = Scan.hex16(fields[0]), let bytes = hexBytes(fields.dropFirst())
+                else {
                     try fail(bitsSyntax)
                     continue
                 }

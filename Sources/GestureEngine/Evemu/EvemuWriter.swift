@@ -49,7 +49,8 @@ public enum EvemuWriter {
         }
         for code in device.axes.keys.sorted() {
             let axis = device.axes[code]!
-            text += "A: \(hex2(UInt8(truncatingIfNeeded: code))) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) "
+            text +=
+                "A: \(hex2(UInt8(truncatingIfNeeded: code))) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) "
             text += "\(axis.resolution)\n"
         }
         return text

@@ -36,12 +36,19 @@ enum EvtestParser {
                     )
                     continue
                 }
-                throw RecordingError(file: fileName, line: line.number, expected: eventSyntax, found: Scan.quoted(line.text))
+                throw RecordingError(
+                    file: fileName,
+                    line: line.number,
+                    expected: eventSyntax,
+                    found: Scan.quoted(line.text)
+                )
             }
             sawHeader = true
             if body.hasPrefix("Input device name:") {
                 let rest = Scan.trim(body.dropFirst("Input device name:".count))
-                name = String(rest.hasPrefix("\"") && rest.hasSuffix("\"") && rest.count >= 2 ? rest.dropFirst().dropLast() : rest)
+                name = String(
+                    rest.hasPrefix("\"") && rest.hasSuffix("\"") && rest.count >= 2 ? rest.dropFirst().dropLast() : rest
+                )
             } else if body.hasPrefix("Input device ID:") {
                 // "bus 0x18 vendor 0x0 product 0x0 version 0x1"
                 let words = Scan.fields(body.dropFirst("Input device ID:".count))
@@ -79,7 +86,8 @@ enum EvtestParser {
         guard let time = Scan.timestamp(Scan.trim(rest[..<comma])) else { return nil }
         let tail = Scan.trim(rest[rest.index(after: comma)...])
         if tail.hasPrefix("-") || tail.hasPrefix("+") || tail.hasPrefix(">") {
-            let name = tail.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "+" || $0 == ">" || $0 == "<" }).first
+            let name = tail.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "+" || $0 == ">" || $0 == "<" })
+                .first
             switch name {
             case "SYN_REPORT": return RawEvent(time: time, usage: .synReport, value: 0)
             case "SYN_MT_REPORT": return RawEvent(time: time, usage: .synMTReport, value: 0)
@@ -126,7 +134,8 @@ enum EvtestParser {
             let word = words[i]
             if word == "Properties:" {
                 inProperties = true
-            } else if word == "Event" || word == "Property", i + 2 < words.count, words[i + 1] == "type" || words[i + 1] == "code",
+            } else if word == "Event" || word == "Property", i + 2 < words.count,
+                words[i + 1] == "type" || words[i + 1] == "code",
                 let value = number(at: i + 2), value >= 0, value <= Int32(UInt16.max)
             {
                 let n = UInt16(value)

@@ -56,7 +56,12 @@ enum LibinputRecordParser {
                     )
                     return
                 }
-                throw RecordingError(file: fileName, line: line.number, expected: expected, found: Scan.quoted(line.text))
+                throw RecordingError(
+                    file: fileName,
+                    line: line.number,
+                    expected: expected,
+                    found: Scan.quoted(line.text)
+                )
             }
 
             if indent == 0 && !trimmed.hasPrefix("-") {
@@ -118,7 +123,13 @@ enum LibinputRecordParser {
                     try fail("'<code>: [<min>, <max>, <fuzz>, <flat>, <resolution>]' under 'absinfo:'")
                     continue
                 }
-                axes[code] = AxisInfo(minimum: list[0], maximum: list[1], fuzz: list[2], flat: list[3], resolution: list[4])
+                axes[code] = AxisInfo(
+                    minimum: list[0],
+                    maximum: list[1],
+                    fuzz: list[2],
+                    flat: list[3],
+                    resolution: list[4]
+                )
                 continue
             case .events:
                 if content.hasPrefix("[") {
@@ -137,7 +148,9 @@ enum LibinputRecordParser {
             }
             if content.hasPrefix("name:") {
                 var value = Scan.trim(content.dropFirst("name:".count))
-                if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+                if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
+                    value = value.dropFirst().dropLast()
+                }
                 name = String(value)
             } else if content.hasPrefix("id:") {
                 guard let list = intList(Scan.trim(content.dropFirst(3))), list.count == 4 else {
@@ -153,7 +166,9 @@ enum LibinputRecordParser {
                         continue
                     }
                     for n in list {
-                        if let n = UInt16(exactly: n), let property = InputProperty(rawValue: n) { properties.insert(property) }
+                        if let n = UInt16(exactly: n), let property = InputProperty(rawValue: n) {
+                            properties.insert(property)
+                        }
                     }
                 }
                 // udev's `properties:` is a block list of strings; nothing to read there.

@@ -20,9 +20,15 @@ public struct Recording: Hashable, Sendable {
     /// Things the parser noticed that do not stop it (truncation, inferred ranges, skipped
     /// lines), each naming the file and line.
     public var warnings: [RecordingDiagnostic]
+    /// The format the text was in.
     public var format: Format
 
-    public init(device: DeviceDescription?, events: [RawEvent], warnings: [RecordingDiagnostic] = [], format: Format = .evemu) {
+    public init(
+        device: DeviceDescription?,
+        events: [RawEvent],
+        warnings: [RecordingDiagnostic] = [],
+        format: Format = .evemu
+    ) {
         self.device = device
         self.events = events
         self.warnings = warnings
@@ -32,9 +38,11 @@ public struct Recording: Hashable, Sendable {
 
 /// A warning about a recording, printed as `file:line: message` (or `file: message`).
 public struct RecordingDiagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// The file name given to the parser.
     public var file: String
     /// 1-based line number, when the warning is about one line.
     public var line: Int?
+    /// What was noticed, e.g. `truncated: the last frame has no SYN_REPORT (3 events kept)`.
     public var message: String
 
     public init(file: String, line: Int?, message: String) {
@@ -53,6 +61,7 @@ public struct RecordingDiagnostic: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Prints like a compiler: `bug.evemu:12: expected 'E: <sec>.<usec> <type> <code> <value>', found 'E: 1.0 3'`.
 public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file name given to the parser.
     public var file: String
     /// 1-based line number; `nil` when the problem is the whole file (e.g. its format).
     public var line: Int?

@@ -254,6 +254,73 @@ enum Scan {
         return Timestamp(seconds: seconds, microseconds: micro)
     }
 
+    /// A well-formed `E: <sec>.<usec> <hex type> <hex code> <value>` line (an optional
+    /// `# comment` after it), read from the UTF-8 bytes without allocating; `nil` for anything
+    /// else, which the caller then parses slowly and reports precisely.
+    static func evemuEvent(_ line: Substring) -> RawEvent? {
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        func skipBlanks() {
+            while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 { index = bytes.index(after: index) }
+        }
+        func digits(radix: Int64, limit: Int) -> Int64? {
+            var value: Int64 = 0
+            var count = 0
+            while index < end {
+                let c = bytes[index]
+                let digit: Int64
+                if c >= 0x30 && c <= 0x39 {
+                    digit = Int64(c - 0x30)
+                } else if radix == 16 && c >= 0x61 && c <= 0x66 {
+                    digit = Int64(c - 0x61 + 10)
+                } else if radix == 16 && c >= 0x41 && c <= 0x46 {
+                    digit = Int64(c - 0x41 + 10)
+                } else {
+                    break
+                }
+                value = value * radix + digit
+                count += 1
+                if count > limit { return nil }
+                index = bytes.index(after: index)
+            }
+            return count == 0 ? nil : value
+        }
+        func isFieldEnd() -> Bool { index == end || bytes[index] == 0x20 || bytes[index] == 0x09 }
+        guard bytes.count > 2, bytes[index] == 0x45 else { return nil }  // "E"
+        index = bytes.index(after: index)
+        guard bytes[index] == 0x3A else { return nil }  // ":"
+        index = bytes.index(after: index)
+        skipBlanks()
+        guard let seconds = digits(radix: 10, limit: 12), index < end, bytes[index] == 0x2E else { return nil }
+        index = bytes.index(after: index)
+        let fractionStart = index
+        guard let fraction = digits(radix: 10, limit: 6), bytes.distance(from: fractionStart, to: index) == 6,
+            isFieldEnd()
+        else { return nil }
+        skipBlanks()
+        guard let type = digits(radix: 16, limit: 4), isFieldEnd() else { return nil }
+        skipBlanks()
+        guard let code = digits(radix: 16, limit: 4), isFieldEnd() else { return nil }
+        skipBlanks()
+        var negative = false
+        if index < end && bytes[index] == 0x2D {
+            negative = true
+            index = bytes.index(after: index)
+        }
+        guard let magnitude = digits(radix: 10, limit: 10), isFieldEnd() else { return nil }
+        let value = negative ? -magnitude : magnitude
+        guard let value32 = Int32(exactly: value) else { return nil }
+        skipBlanks()
+        guard index == end || bytes[index] == 0x23 else { return nil }  // only a comment may follow
+        return RawEvent(
+            time: Timestamp(seconds: seconds, microseconds: fraction),
+            type: UInt16(type),
+            code: UInt16(code),
+            value: value32
+        )
+    }
+
     /// The line for an error message, shortened.
     static func quoted(_ text: Substring) -> String {
         let trimmed = trim(text)

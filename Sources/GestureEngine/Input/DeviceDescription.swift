@@ -152,19 +152,4 @@ public struct DeviceDescription: Hashable, Sendable {
 
     /// A clickpad: the whole surface is a button (`INPUT_PROP_BUTTONPAD`).
     public var isClickpad: Bool { properties.contains(.buttonpad) }
-
-    /// Sets the X resolution (units/mm) on `ABS_MT_POSITION_X` and `ABS_X`, for devices whose
-    /// size is configured because the kernel reports no resolution.
-    public mutating func setResolution(x resolution: Int32) {
-        for code in [EventUsage.absMTPositionX.code, EventUsage.absX.code] where axes[code] != nil {
-            axes[code]?.resolution = resolution
-        }
-    }
-
-    /// Sets the Y resolution (units/mm) on `ABS_MT_POSITION_Y` and `ABS_Y`.
-    public mutating func setResolution(y resolution: Int32) {
-        for code in [EventUsage.absMTPositionY.code, EventUsage.absY.code] where axes[code] != nil {
-            axes[code]?.resolution = resolution
-        }
-    }
 }

@@ -118,6 +118,34 @@ enum AnyRecognizer: Sendable {
         case .vacant: true
         }
     }
+
+    func shouldRequireFailure(of other: RecognizerKind) -> Bool {
+        switch self {
+        case .tap(let r): r.shouldRequireFailure(of: other)
+        case .longPress(let r): r.shouldRequireFailure(of: other)
+        case .pan(let r): r.shouldRequireFailure(of: other)
+        case .edgePan(let r): r.shouldRequireFailure(of: other)
+        case .swipe(let r): r.shouldRequireFailure(of: other)
+        case .pinch(let r): r.shouldRequireFailure(of: other)
+        case .rotation(let r): r.shouldRequireFailure(of: other)
+        case .custom(let r): r.shouldRequireFailure(of: other)
+        case .vacant: false
+        }
+    }
+
+    func shouldBeRequiredToFail(by other: RecognizerKind) -> Bool {
+        switch self {
+        case .tap(let r): r.shouldBeRequiredToFail(by: other)
+        case .longPress(let r): r.shouldBeRequiredToFail(by: other)
+        case .pan(let r): r.shouldBeRequiredToFail(by: other)
+        case .edgePan(let r): r.shouldBeRequiredToFail(by: other)
+        case .swipe(let r): r.shouldBeRequiredToFail(by: other)
+        case .pinch(let r): r.shouldBeRequiredToFail(by: other)
+        case .rotation(let r): r.shouldBeRequiredToFail(by: other)
+        case .custom(let r): r.shouldBeRequiredToFail(by: other)
+        case .vacant: false
+        }
+    }
 }
 
 extension CustomRecognizer {

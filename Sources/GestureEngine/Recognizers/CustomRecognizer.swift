@@ -33,6 +33,11 @@ public protocol CustomRecognizer: Sendable, Hashable {
     func canPrevent(_ other: RecognizerKind) -> Bool
     /// Whether `other`, once begun, may exclude this recognizer (UIKit `canBePrevented(by:)`).
     func canBePrevented(by other: RecognizerKind) -> Bool
+    /// Whether this recognizer waits for `other` to fail (UIKit `shouldRequireFailure(of:)`).
+    /// The answer depends only on the two kinds, so the engine asks once per configuration.
+    func shouldRequireFailure(of other: RecognizerKind) -> Bool
+    /// Whether `other` waits for this recognizer to fail (UIKit `shouldBeRequiredToFail(by:)`).
+    func shouldBeRequiredToFail(by other: RecognizerKind) -> Bool
 }
 
 extension CustomRecognizer {
@@ -40,11 +45,14 @@ extension CustomRecognizer {
     public mutating func willBeginAfterSatisfyingFailureRequirements() {}
     public func canPrevent(_ other: RecognizerKind) -> Bool { true }
     public func canBePrevented(by other: RecognizerKind) -> Bool { true }
+    public func shouldRequireFailure(of other: RecognizerKind) -> Bool { false }
+    public func shouldBeRequiredToFail(by other: RecognizerKind) -> Bool { false }
 }
 
 /// A type-erased custom recognizer for ``RecognizerKind/custom(_:)``: the value is the
 /// recognizer's initial state; equality and hashing are those of the wrapped value.
 public struct AnyCustomRecognizer: Hashable, Sendable {
+    /// The recognizer's initial value; the engine copies it for each configured recognizer.
     public let recognizer: any CustomRecognizer
 
     public init(_ recognizer: some CustomRecognizer) {

@@ -48,7 +48,11 @@ struct EdgePanRecognizer: CustomRecognizer {
             var best: (edge: Edge, distance: Double)?
             for candidate in Edge.allCases where parameters.edges.contains(candidate) {
                 let d = Self.distance(
-                    of: firstTouch.position, to: candidate, width: context.surfaceWidth, height: context.surfaceHeight)
+                    of: firstTouch.position,
+                    to: candidate,
+                    width: context.surfaceWidth,
+                    height: context.surfaceHeight
+                )
                 if d <= parameters.startBand, best.map({ d < $0.distance }) ?? true { best = (candidate, d) }
             }
             guard let best else {

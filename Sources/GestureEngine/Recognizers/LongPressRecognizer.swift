@@ -41,11 +41,16 @@ struct LongPressRecognizer: CustomRecognizer {
     /// Runs one prefix callback in a scratch context and maps its outcome: a tap failure is a
     /// long-press failure; "recognized" opens the window for the press.
     private mutating func runPrefix(
-        _ context: inout RecognizerContext, _ body: (inout TapRecognizer, inout RecognizerContext) -> Void
+        _ context: inout RecognizerContext,
+        _ body: (inout TapRecognizer, inout RecognizerContext) -> Void
     ) {
         var scratch = RecognizerContext(
-            now: context.now, state: .possible, sloppiness: context.sloppiness,
-            surfaceWidth: context.surfaceWidth, surfaceHeight: context.surfaceHeight)
+            now: context.now,
+            state: .possible,
+            sloppiness: context.sloppiness,
+            surfaceWidth: context.surfaceWidth,
+            surfaceHeight: context.surfaceHeight
+        )
         body(&prefix, &scratch)
         context.timerOperations.append(contentsOf: scratch.timerOperations)
         switch scratch.state {

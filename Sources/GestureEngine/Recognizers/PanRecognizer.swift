@@ -55,7 +55,9 @@ struct PanRecognizer: CustomRecognizer {
             return v < 0 ? -m : m
         }
         let reduced = PhysicalPoint(
-            x: parameters.allowsHorizontal ? shrink(t.x) : 0, y: parameters.allowsVertical ? shrink(t.y) : 0)
+            x: parameters.allowsHorizontal ? shrink(t.x) : 0,
+            y: parameters.allowsVertical ? shrink(t.y) : 0
+        )
         first = last - reduced
     }
 

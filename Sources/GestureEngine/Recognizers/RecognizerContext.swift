@@ -19,6 +19,7 @@ public struct RecognizerContext: Sendable {
     public internal(set) var sloppiness: Double
     /// Surface size in millimetres (edge pans measure distances to the edges).
     public internal(set) var surfaceWidth: Double
+    /// Surface height in millimetres.
     public internal(set) var surfaceHeight: Double
 
     var requests: [RecognizerState] = []
@@ -42,7 +43,12 @@ public struct RecognizerContext: Sendable {
         surfaceHeight: Double = 60
     ) -> RecognizerContext {
         RecognizerContext(
-            now: now, state: state, sloppiness: sloppiness, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+            now: now,
+            state: state,
+            sloppiness: sloppiness,
+            surfaceWidth: surfaceWidth,
+            surfaceHeight: surfaceHeight
+        )
     }
 
     /// Requests a state transition (UIKit's `self.state = …`). Requests after a final state in
@@ -76,6 +82,12 @@ public struct RecognizerContext: Sendable {
     /// The requests made so far in this callback (for tests of recognizers in isolation).
     public var requestedStates: [RecognizerState] { requests }
 
+    /// Starts a new callback at `time` for a recognizer driven by hand (tests): forgets the
+    /// previous callback's requests, timer operations and ignores and keeps ``state``.
+    public mutating func nextCallback(at time: Timestamp) {
+        clear(now: time, state: state)
+    }
+
     mutating func clear(now: Timestamp, state: RecognizerState) {
         self.now = now
         self.state = state
@@ -92,9 +104,13 @@ public struct GestureValues: Sendable, Hashable {
     public var fingers: Int
     /// Location in millimetres (centroid unless the recognizer says otherwise).
     public var location: PhysicalPoint
+    /// Tap count (tap), strokes (tickle).
     public var taps: Int?
+    /// Recognized direction (swipe) or dominant direction (pan).
     public var direction: Direction?
+    /// The edge an edge pan started from.
     public var edge: Edge?
+    /// Pinch scale, absolute since the attempt began.
     public var scale: Double?
     /// Radians, clockwise positive.
     public var rotation: Double?
@@ -137,8 +153,11 @@ public struct GestureValues: Sendable, Hashable {
 /// The touches one recognizer tracks, in arrival order, with current and start positions
 /// (millimetres). Storage is kept across attempts so steady-state frames do not allocate.
 public struct TrackedTouches: Sendable, Hashable {
+    /// Tracked touch ids, in arrival order.
     public private(set) var ids: [TouchID] = []
+    /// Current positions (mm), parallel to ``ids``.
     public private(set) var positions: [PhysicalPoint] = []
+    /// Positions when tracking started (mm), parallel to ``ids``.
     public private(set) var starts: [PhysicalPoint] = []
 
     public init() {}

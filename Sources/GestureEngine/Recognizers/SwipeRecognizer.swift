@@ -42,7 +42,8 @@ struct SwipeRecognizer: CustomRecognizer {
             context.fail()
             return
         }
-        startCentroid = held.startCentroid
+        // Spec §4.5: the centroid of the held touches at the latest touch-down.
+        startCentroid = held.centroid
         startTime = context.now
         lastMoveTime = context.now
         context.schedule(Self.durationTimer, after: parameters.maximumDuration)
@@ -56,7 +57,13 @@ struct SwipeRecognizer: CustomRecognizer {
 
     /// Judges displacement `d` (mm) along `axis` with primary speed `speed` (mm/s; nil = unknown).
     func judge(
-        _ d: PhysicalPoint, axis: Axis, speed: Double?, minP: Double, maxP: Double, minS: Double, maxS: Double
+        _ d: PhysicalPoint,
+        axis: Axis,
+        speed: Double?,
+        minP: Double,
+        maxP: Double,
+        minS: Double,
+        maxS: Double
     ) -> Verdict {
         let p: Double
         let q: Double

@@ -85,7 +85,8 @@ struct TapRecognizer: CustomRecognizer {
             if tapsDone == 0 {
                 startPoint = c
                 firstSnapshotCount = snapshot.count
-            } else if let start = startPoint, c.distance(to: start) > parameters.allowableMovement * context.sloppiness {
+            } else if let start = startPoint, c.distance(to: start) > parameters.allowableMovement * context.sloppiness
+            {
                 context.fail()
             }
         }
@@ -165,10 +166,12 @@ struct TapRecognizer: CustomRecognizer {
     func canPrevent(_ other: RecognizerKind) -> Bool {
         switch other {
         case .tap(let p):
-            return !(p.numberOfTouchesRequired == parameters.numberOfTouchesRequired
+            return
+                !(p.numberOfTouchesRequired == parameters.numberOfTouchesRequired
                 && p.numberOfTapsRequired > parameters.numberOfTapsRequired)
         case .longPress(let p):
-            return !(p.numberOfTouchesRequired == parameters.numberOfTouchesRequired
+            return
+                !(p.numberOfTouchesRequired == parameters.numberOfTouchesRequired
                 && p.numberOfTapsRequired >= parameters.numberOfTapsRequired)
         case .pan, .swipe, .pinch, .rotation, .edgePan, .tickle, .custom:
             return true

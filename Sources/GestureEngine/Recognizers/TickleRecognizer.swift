@@ -17,10 +17,14 @@ public struct TickleRecognizer: CustomRecognizer {
     }
 
     public let parameters: TickleParameters
+    /// The first touch of the attempt; every other touch is ignored.
     public private(set) var tracked: TouchID?
+    /// The tracked touch's latest position (mm), reported as the location.
     public private(set) var position = PhysicalPoint.zero
+    /// x (mm) where the current stroke started.
     public private(set) var strokeStart = 0.0
     public private(set) var lastDirection = StrokeDirection.unknown
+    /// Strokes counted so far.
     public private(set) var count = 0
 
     public init(parameters: TickleParameters = TickleParameters()) {
@@ -75,6 +79,10 @@ public struct TickleRecognizer: CustomRecognizer {
 
     public func values(at now: Timestamp) -> GestureValues {
         GestureValues(
-            fingers: tracked == nil ? 0 : 1, location: position, taps: count, values: ["strokes": Double(count)])
+            fingers: tracked == nil ? 0 : 1,
+            location: position,
+            taps: count,
+            values: ["strokes": Double(count)]
+        )
     }
 }

@@ -54,10 +54,14 @@ public struct GestureScript: Hashable, Sendable {
 
         /// The same stroke `seconds` later.
         public func shifted(by seconds: Double) -> Stroke {
-            Stroke(keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) }, toolType: toolType)
+            Stroke(
+                keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
+                toolType: toolType
+            )
         }
     }
 
+    /// Every finger of the script, in any order.
     public var strokes: [Stroke]
 
     public init(strokes: [Stroke] = []) {

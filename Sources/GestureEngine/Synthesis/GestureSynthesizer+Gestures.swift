@@ -12,7 +12,8 @@ extension GestureSynthesizer {
     }
 
     /// Two taps `interval` seconds apart (lift to touch-down).
-    public func doubleTap(fingers: Int = 1, at point: SurfacePoint = .center, interval: Double = 0.15) -> GestureScript {
+    public func doubleTap(fingers: Int = 1, at point: SurfacePoint = .center, interval: Double = 0.15) -> GestureScript
+    {
         tap(fingers: fingers, at: point).followed(by: tap(fingers: fingers, at: point), after: interval)
     }
 
@@ -57,7 +58,14 @@ extension GestureSynthesizer {
         span: Double = 40,
         duration: Double = 0.5
     ) -> GestureScript {
-        circular(fingers: fingers, at: center, startRadius: span / 2, endRadius: span * scale / 2, angle: 0, duration: duration)
+        circular(
+            fingers: fingers,
+            at: center,
+            startRadius: span / 2,
+            endRadius: span * scale / 2,
+            angle: 0,
+            duration: duration
+        )
     }
 
     /// Two (or more) fingers `span` mm apart turning by `angle` radians (positive clockwise)
@@ -69,11 +77,20 @@ extension GestureSynthesizer {
         span: Double = 40,
         duration: Double = 0.6
     ) -> GestureScript {
-        circular(fingers: fingers, at: center, startRadius: span / 2, endRadius: span / 2, angle: angle, duration: duration)
+        circular(
+            fingers: fingers,
+            at: center,
+            startRadius: span / 2,
+            endRadius: span / 2,
+            angle: angle,
+            duration: duration
+        )
     }
 
     /// Fingers starting 0.5 mm inside `edge`, halfway along it, moving `distance` mm inwards.
-    public func edgeSwipe(from edge: Edge, fingers: Int = 1, distance: Double = 30, duration: Double = 0.25) -> GestureScript {
+    public func edgeSwipe(from edge: Edge, fingers: Int = 1, distance: Double = 30, duration: Double = 0.25)
+        -> GestureScript
+    {
         let inset = 0.5
         let start: PhysicalPoint
         let direction: Direction
@@ -91,7 +108,13 @@ extension GestureSynthesizer {
             start = PhysicalPoint(x: width / 2, y: height - inset)
             direction = .up
         }
-        return move(fingers: fingers, from: start, by: Self.unitVector(direction) * distance, duration: duration, settle: 0)
+        return move(
+            fingers: fingers,
+            from: start,
+            by: Self.unitVector(direction) * distance,
+            duration: duration,
+            settle: 0
+        )
     }
 
     // MARK: - Building blocks
@@ -106,10 +129,17 @@ extension GestureSynthesizer {
     }
 
     /// Fingers centred on `origin`, resting `settle` s, then moving by `vector` over `duration` s.
-    private func move(fingers: Int, from origin: PhysicalPoint, by vector: PhysicalPoint, duration: Double, settle: Double)
+    private func move(
+        fingers: Int,
+        from origin: PhysicalPoint,
+        by vector: PhysicalPoint,
+        duration: Double,
+        settle: Double
+    )
         -> GestureScript
     {
-        let across = vector.length > 0 ? PhysicalPoint(x: -vector.y, y: vector.x) / vector.length : PhysicalPoint(x: 1, y: 0)
+        let across =
+            vector.length > 0 ? PhysicalPoint(x: -vector.y, y: vector.x) / vector.length : PhysicalPoint(x: 1, y: 0)
         let positions = layout(fingers: fingers, around: origin, across: across)
         let steps = Swift.max(2, Int((duration / frameInterval).rounded()))
         return GestureScript(

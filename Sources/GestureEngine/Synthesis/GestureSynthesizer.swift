@@ -25,7 +25,12 @@ public struct GestureSynthesizer: Sendable {
     ///   - frameInterval: seconds between frames, default 0.010.
     ///   - jitterMillimeters: uniform noise in ±this many mm on every sample, default 0.
     ///   - seed: the seed of the jitter generator, so that noisy output is reproducible.
-    public init(device: DeviceDescription, frameInterval: Double = 0.010, jitterMillimeters: Double = 0, seed: UInt64 = 1) {
+    public init(
+        device: DeviceDescription,
+        frameInterval: Double = 0.010,
+        jitterMillimeters: Double = 0,
+        seed: UInt64 = 1
+    ) {
         precondition(frameInterval > 0, "frameInterval must be positive")
         self.device = device
         self.frameInterval = frameInterval
@@ -55,11 +60,17 @@ public struct GestureSynthesizer: Sendable {
     ///
     /// Touch-down and lift happen on the frame grid (`start + k × frameInterval`); a stroke
     /// lasts at least one frame.
-    public mutating func events(for script: GestureScript, startingAt start: Timestamp = Timestamp(seconds: 1)) -> [RawEvent] {
-        let strokes = script.strokes.sorted { ($0.down, $0.keyframes[0].position.x) < ($1.down, $1.keyframes[0].position.x) }
+    public mutating func events(for script: GestureScript, startingAt start: Timestamp = Timestamp(seconds: 1))
+        -> [RawEvent]
+    {
+        let strokes = script.strokes.sorted {
+            ($0.down, $0.keyframes[0].position.x) < ($1.down, $1.keyframes[0].position.x)
+        }
         guard !strokes.isEmpty else { return [] }
         let downFrame = strokes.map { Int(($0.down / frameInterval).rounded()) }
-        let upFrame = strokes.indices.map { Swift.max(Int((strokes[$0].up / frameInterval).rounded()), downFrame[$0] + 1) }
+        let upFrame = strokes.indices.map {
+            Swift.max(Int((strokes[$0].up / frameInterval).rounded()), downFrame[$0] + 1)
+        }
         let firstFrame = downFrame.min() ?? 0
         let lastFrame = upFrame.max() ?? 0
 
@@ -69,7 +80,9 @@ public struct GestureSynthesizer: Sendable {
         var slotUser = [Int?](repeating: nil, count: slotCount)
         var sent = [DevicePoint?](repeating: nil, count: strokes.count)
         var active: [Int] = []  // stroke indices down, in touch-down order
-        var currentSlot = 0
+        // Unknown at first: a uinput device may have another slot selected from an earlier
+        // call, so the first selection is always sent (the kernel drops it when unchanged).
+        var currentSlot = -1
         var touchKey = false
         var toolKey: EventUsage?
         var emulated: DevicePoint?
@@ -88,10 +101,19 @@ public struct GestureSynthesizer: Sendable {
                     currentSlot = slot
                 }
             }
-            // Lifts first, so that a slot freed now can be reused by a later touch-down.
+            // Lifts first, so that a slot freed now can be reused by a later touch-down. A
+            // lifting finger first moves to where its stroke ends (move and lift in one frame,
+            // as the kernel may report it), so that every stroke ends at its last keyframe.
             for index in active where upFrame[index] == frame {
                 if let slot = slotOf[index] {
                     if multitouch {
+                        let point = devicePoint(strokes[index].position(at: strokes[index].up))
+                        let previous = sent[index]
+                        if previous?.x != point.x || previous?.y != point.y {
+                            select(slot)
+                            if previous?.x != point.x { emit(.absMTPositionX, point.x) }
+                            if previous?.y != point.y { emit(.absMTPositionY, point.y) }
+                        }
                         select(slot)
                         emit(.absMTTrackingID, -1)
                     }
@@ -100,24 +122,15 @@ public struct GestureSynthesizer: Sendable {
                 slotOf[index] = nil
             }
             active.removeAll { upFrame[$0] == frame }
+            var beginning: Set<Int> = []
             for index in strokes.indices where downFrame[index] == frame {
                 active.append(index)
-                guard let slot = slotUser.firstIndex(where: { $0 == nil }) else { continue }  // More fingers than slots.
+                // With more fingers than slots, the extra ones only count in BTN_TOOL_*.
+                guard let slot = slotUser.firstIndex(where: { $0 == nil }) else { continue }
                 slotUser[slot] = index
                 slotOf[index] = slot
                 sent[index] = nil
-                if multitouch {
-                    select(slot)
-                    emit(.absMTTrackingID, nextTrackingID)
-                    nextTrackingID = nextTrackingID == 65535 ? 1 : nextTrackingID + 1
-                    if device.axis(.absMTToolType) != nil {
-                        let tool: Int32 = strokes[index].toolType == .finger ? 0 : strokes[index].toolType == .pen ? 1 : 2
-                        if tool != slotTool[slot] {
-                            emit(.absMTToolType, tool)
-                            slotTool[slot] = tool
-                        }
-                    }
-                }
+                beginning.insert(index)
             }
             // Positions of every finger that has a slot.
             for index in active {
@@ -127,6 +140,21 @@ public struct GestureSynthesizer: Sendable {
                 guard multitouch else {
                     sent[index] = point
                     continue
+                }
+                // A new contact: slot, tracking id and tool first, then its values (the order
+                // of the kernel's input_mt_report_slot_state and the axis events after it).
+                if beginning.contains(index) {
+                    select(slot)
+                    emit(.absMTTrackingID, nextTrackingID)
+                    nextTrackingID = nextTrackingID == 65535 ? 1 : nextTrackingID + 1
+                    if device.axis(.absMTToolType) != nil {
+                        let tool: Int32 =
+                            strokes[index].toolType == .finger ? 0 : strokes[index].toolType == .pen ? 1 : 2
+                        if tool != slotTool[slot] {
+                            emit(.absMTToolType, tool)
+                            slotTool[slot] = tool
+                        }
+                    }
                 }
                 if previous?.x != point.x || previous?.y != point.y {
                     select(slot)
@@ -139,7 +167,10 @@ public struct GestureSynthesizer: Sendable {
                 }
                 if previous == nil, let major = device.axis(.absMTTouchMajor) {
                     select(slot)
-                    emit(.absMTTouchMajor, Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major)))
+                    emit(
+                        .absMTTouchMajor,
+                        Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major))
+                    )
                 }
                 sent[index] = point
             }

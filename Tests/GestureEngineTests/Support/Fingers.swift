@@ -20,9 +20,12 @@ let testDevice = DeviceDescription(
 struct Fingers {
     private(set) var frames: [Frame] = []
     private var active: [Touch] = []
-    private var nextID: UInt64 = 1
+    private var nextID: UInt64
 
-    init() {}
+    /// A script whose touches are numbered from `firstID` (touch ids are never reused).
+    init(firstID: UInt64 = 1) {
+        nextID = firstID
+    }
 
     private mutating func frame(at t: Double) -> Int {
         let time = Timestamp(seconds: t)
@@ -54,8 +57,14 @@ struct Fingers {
         let id = TouchID(nextID)
         nextID += 1
         let touch = Touch(
-            id: id, slot: active.count, trackingID: Int32(id.rawValue), phase: .began,
-            position: PhysicalPoint(x: x, y: y), startTime: Timestamp(seconds: t), toolType: tool)
+            id: id,
+            slot: active.count,
+            trackingID: Int32(id.rawValue),
+            phase: .began,
+            position: PhysicalPoint(x: x, y: y),
+            startTime: Timestamp(seconds: t),
+            toolType: tool
+        )
         active.append(touch)
         put(touch, in: f)
         return id
@@ -118,7 +127,9 @@ struct Harness {
 
     init(_ recognizers: [RecognizerConfiguration], maxTouches: Int = 10, device: DeviceDescription = testDevice) {
         engine = GestureEngine(
-            device: device, configuration: EngineConfiguration(recognizers: recognizers, maxTouches: maxTouches))
+            device: device,
+            configuration: EngineConfiguration(recognizers: recognizers, maxTouches: maxTouches)
+        )
     }
 
     init(configuration: EngineConfiguration) {
@@ -161,7 +172,9 @@ struct Harness {
 
 /// Shorthand for a recognizer configuration.
 func recognizer(
-    _ name: String, _ kind: RecognizerKind, configure: (inout RecognizerConfiguration) -> Void = { _ in }
+    _ name: String,
+    _ kind: RecognizerKind,
+    configure: (inout RecognizerConfiguration) -> Void = { _ in }
 ) -> RecognizerConfiguration {
     var c = RecognizerConfiguration(name: name, kind: kind)
     configure(&c)
@@ -188,7 +201,11 @@ func pan(_ configure: (inout PanParameters) -> Void = { _ in }) -> RecognizerKin
     return .pan(p)
 }
 
-func swipe(_ directions: Set<Direction> = [.right], touches: Int = 1, _ configure: (inout SwipeParameters) -> Void = { _ in }) -> RecognizerKind {
+func swipe(
+    _ directions: Set<Direction> = [.right],
+    touches: Int = 1,
+    _ configure: (inout SwipeParameters) -> Void = { _ in }
+) -> RecognizerKind {
     var p = SwipeParameters()
     p.directions = directions
     p.numberOfTouchesRequired = touches

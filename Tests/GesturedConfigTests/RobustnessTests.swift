@@ -1,0 +1,65 @@
+import Testing
+
+@testable import GesturedConfig
+
+/// A tiny deterministic generator (SplitMix64): the same seed gives the same cases on every
+/// run, so a failure is reproducible from its argument alone.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+@Suite("Parser robustness")
+struct RobustnessTests {
+    static let pieces = [
+        "[", "]", "=", "\n", "\r\n", "#", ";", " ", "\t", "\"", "mm", "ms", "deg", "%", ",", ":", "-", "0x", "7.5",
+        "1e9",
+        "infinity", "[Gesture x]", "[Device d]", "[Daemon]", "Kind=tap", "Kind=pinch", "Taps=", "Edges=",
+        "Region=rect:",
+        "RequireFailureOf=x", "é", "\u{0}",
+    ]
+
+    @Test("mutated copies of the shipped configuration never crash and point inside the file", arguments: 0..<40)
+    func mutations(seed: Int) throws {
+        let original = Array(try repositoryFile("config/gestured.conf"))
+        var random = SplitMix64(state: UInt64(seed))
+        var text = original
+        for _ in 0..<(1 + random.below(20)) where !text.isEmpty {
+            let at = random.below(text.count)
+            switch random.below(3) {
+            case 0: text.removeSubrange(at..<min(text.count, at + random.below(40)))
+            case 1: text.insert(contentsOf: Self.pieces[random.below(Self.pieces.count)], at: at)
+            default: text[at] = Character(Unicode.Scalar(UInt8(32 + random.below(95))))
+            }
+        }
+        let mutated = String(text)
+        let result = Configuration.parse(mutated, fileName: "m.conf")
+        let lineCount = mutated.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .count
+        for diagnostic in result.diagnostics {
+            #expect(diagnostic.file == "m.conf")
+            #expect((1...lineCount).contains(diagnostic.line), "\(diagnostic.rendered)")
+            #expect(diagnostic.column >= 1, "\(diagnostic.rendered)")
+        }
+        // Whatever survived must render to text that parses without errors.
+        if !result.hasErrors {
+            #expect(!Configuration.parse(result.configuration.rendered(), fileName: "r").hasErrors)
+        }
+    }
+
+    @Test("random sequences of syntax pieces never crash", arguments: 0..<40)
+    func soup(seed: Int) {
+        var random = SplitMix64(state: UInt64(seed) &+ 1000)
+        var text = ""
+        for _ in 0..<(random.below(200)) { text += Self.pieces[random.below(Self.pieces.count)] }
+        let result = Configuration.parse(text, fileName: "soup")
+        #expect(result.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 })
+    }
+}
