@@ -113,7 +113,7 @@ public struct Evaluator: Sendable {
         }
         var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
-        outputs += pipeline.drainDeadlines()
+        outputs += pipeline.finishReplay()
         if trace {
             for output in outputs {
                 switch output {
