@@ -55,13 +55,17 @@ private struct FilterRun {
 
 @Suite("Touch filter")
 struct FilterTests {
-    @Test("position hysteresis holds a wobbling contact still and drags a moving one, radius behind")
+    @Test("position hysteresis holds a wobbling contact still, passes a moving one through, rests again")
     func hysteresis() {
         var h = PositionHysteresis(radius: 0.5, position: PhysicalPoint(x: 10, y: 10))
         #expect(h.update(PhysicalPoint(x: 10.3, y: 10.2)) == PhysicalPoint(x: 10, y: 10))
         #expect(h.update(PhysicalPoint(x: 9.8, y: 9.7)) == PhysicalPoint(x: 10, y: 10))
-        let moved = h.update(PhysicalPoint(x: 12, y: 10))
-        #expect(abs(moved.x - 11.5) < 1e-9 && moved.y == 10)
+        #expect(h.update(PhysicalPoint(x: 12, y: 10)) == PhysicalPoint(x: 12, y: 10))
+        #expect(h.isMoving)
+        #expect(h.update(PhysicalPoint(x: 12.2, y: 10)) == PhysicalPoint(x: 12.2, y: 10))
+        #expect(h.update(PhysicalPoint(x: 12.21, y: 10)) == PhysicalPoint(x: 12.21, y: 10))
+        #expect(!h.isMoving)
+        #expect(h.update(PhysicalPoint(x: 12.5, y: 10)) == PhysicalPoint(x: 12.21, y: 10))
     }
 
     @Test("a finger in the middle passes; a palm-pressure contact is never delivered")

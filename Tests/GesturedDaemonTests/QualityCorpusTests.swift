@@ -1,5 +1,6 @@
 import Foundation
 import GesturedDaemon
+import GesturedTestSupport
 import Testing
 
 @testable import gestured_eval
@@ -10,25 +11,6 @@ import Testing
 /// `gestured-eval --write-baseline`). Skips visibly without the corpus.
 @Suite("Recognition quality on the corpus", .tags(.corpus))
 struct QualityCorpusTests {
-    /// The package root, from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// `GESTURED_CORPUS_DIR`, else the first `shared/corpus` found walking up from this file.
-    static let corpus: String? = {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["GESTURED_CORPUS_DIR"], !path.isEmpty {
-            return fileManager.fileExists(atPath: path + "/real") ? path : nil
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("shared/corpus")
-            if fileManager.fileExists(atPath: candidate.appendingPathComponent("real").path) { return candidate.path }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
     static let baseline: [String: (passed: Int, total: Int)] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("quality-baseline.txt")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -37,13 +19,13 @@ struct QualityCorpusTests {
 
     @Test(
         "no corpus group passes fewer labelled recordings than the recorded baseline",
-        .enabled(if: corpus != nil, "the corpus (shared/corpus or GESTURED_CORPUS_DIR) is absent"),
+        .enabled(if: SharedCorpus.isPresent, SharedCorpus.absentReason),
         arguments: EvaluationReport.baselineGroups
     )
     func group(_ group: String) throws {
-        let corpus = try #require(Self.corpus)
+        let corpus = try #require(SharedCorpus.directory).path
         let recorded = try #require(Self.baseline[group], "quality-baseline.txt has no line for \(group)")
-        let configPath = Self.packageRoot.appendingPathComponent("config/evaluation.conf").path
+        let configPath = packageRootDirectory.appendingPathComponent("config/evaluation.conf").path
         guard case .success(let configuration) = ConfigLoader.load(mainPath: configPath) else {
             Issue.record("config/evaluation.conf does not load")
             return
@@ -59,9 +41,4 @@ struct QualityCorpusTests {
         )
         print("quality \(group): \(report.passed)/\(report.total) pass (baseline \(recorded.passed))")
     }
-}
-
-extension Tag {
-    /// Tests that read the third-party corpus.
-    @Tag static var corpus: Self
 }

@@ -14,7 +14,7 @@
 ///   a thumb resting there while other fingers work is never seen by the recognizers.
 /// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
 ///   after all (began and ended in the lifting frame), so taps near the edges still count.
-/// * **Finger-count smoothing**: a finger's lift is held back for
+/// * **Finger-count smoothing** (touchpads): a finger's lift is held back for
 ///   ``TouchFilterSettings/liftDelay``; a contact beginning near it meanwhile continues it, so
 ///   a finger the sensor drops for a frame neither ends nor taps. A contact that keeps
 ///   disappearing and reappearing (``TouchFilterSettings/flickerLimit``) is a palm, and a
@@ -199,7 +199,10 @@ public struct TouchFilter: Sendable {
             } else if isTouchpad && inEdgeBand(touch.position) {
                 contact.role = .edgeCandidate
             }
-            if pressureMaximum != nil && settings.palmConfirmTime > 0 {
+            // Palms land alone: a contact joining a finger already down is not held back.
+            if isTouchpad && pressureMaximum != nil && settings.palmConfirmTime > 0
+                && !contacts.values.contains(where: { $0.role == .finger })
+            {
                 contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
             }
             contacts[touch.id] = contact
@@ -222,7 +225,11 @@ public struct TouchFilter: Sendable {
                     cancelled.previousPosition = contact.delivered
                     return [cancelled]
                 }
-                if let until = contact.confirmUntil, now < until {
+                // A second finger ends the confirmation: palms land alone, and a multi-finger
+                // gesture must not lose its first millimetres.
+                if let until = contact.confirmUntil, now < until,
+                    contacts.values.count(where: { $0.role == .finger }) < 2
+                {
                     var held = touch
                     held.previousPosition = contact.delivered
                     held.position = contact.delivered
@@ -272,7 +279,7 @@ public struct TouchFilter: Sendable {
                     // A finger that pressed the button ends cancelled: it clicked, and a click
                     // must not also be a tap (the tap recognizer fails on a cancelled touch).
                     last.phase = contact.pressedButton && settings.clicksCancelTouches ? .cancelled : .ended
-                    if settings.liftDelay > 0 {
+                    if isTouchpad && settings.liftDelay > 0 {
                         pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
                         return []
                     }

@@ -37,11 +37,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     public var heldTapDuration: Double
     /// Travel (mm) allowed to a held-back contact delivered as a tap.
     public var heldTapMovement: Double
-    /// Position hysteresis (mm): a contact's delivered position moves only when the sensor
-    /// position leaves a circle of this radius around it, which absorbs sensor jitter of
-    /// resting fingers (libinput: a fraction of the axis fuzz, ~0.5 mm on touchpads).
+    /// Position hysteresis (mm): a resting contact's delivered position moves only when the
+    /// sensor position leaves a circle of this radius around it, which absorbs the jitter of
+    /// resting fingers; a moving contact passes through unchanged (``PositionHysteresis``).
     public var hysteresis: Double
-    /// Finger-count smoothing: a lifted finger's end is held back this long (s); a contact
+    /// Finger-count smoothing (touchpads): a lifted finger's end is held back this long (s); a contact
     /// that begins within ``reappearDistance`` of it meanwhile continues it (a sensor that
     /// dropped the finger for a frame or two). 0 = off.
     public var liftDelay: Double
@@ -54,9 +54,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// this long (s) after it lifted, is the same palm back.
     public var palmMemoryTime: Double
     public var palmMemoryDistance: Double
-    /// On a device with a trusted pressure range, a new contact's motion is held back this
-    /// long (s) while its pressure shows whether it is a palm: palms land light and reach palm
-    /// pressure within ~130 ms, after moving the pointer by up to 5 mm on the way.
+    /// On a touchpad with a trusted pressure range, a contact landing alone has its motion held
+    /// back this long (s), or until a second finger lands, while its pressure shows whether it
+    /// is a palm: palms land light and reach palm pressure within ~130 ms, after moving the
+    /// pointer by up to 5 mm on the way.
     public var palmConfirmTime: Double
     /// While the physical button is held: once a finger has dragged this far (mm) from where
     /// it was at the press, fingers that moved less than half of it are clicking fingers and
@@ -79,7 +80,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         thumbReleaseDistance: Double = .infinity,
         heldTapDuration: Double = 0.25,
         heldTapMovement: Double = 2,
-        hysteresis: Double = 0.3,
+        hysteresis: Double = 0.5,
         liftDelay: Double = 0.04,
         reappearDistance: Double = 8,
         flickerLimit: Int = 2,
