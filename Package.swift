@@ -69,6 +69,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The recognition-quality evaluation over the shared corpus (docs/evaluation.md).
+        .executableTarget(
+            name: "gestured-eval",
+            dependencies: ["GestureEngine", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "GestureEngineTests",
             dependencies: ["GestureEngine", "GesturedTestSupport"],
@@ -92,7 +98,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GesturedDaemonTests",
-            dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport"],
+            dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport", "gestured-eval"],
+            // read from the checkout by the quality test, not bundled
+            exclude: ["quality-baseline.txt"],
             swiftSettings: strictSettings
         ),
         .testTarget(

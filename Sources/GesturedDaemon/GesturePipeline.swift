@@ -6,23 +6,59 @@ public struct GesturePipeline: Sendable {
     public let node: String
     public let device: DeviceDescription
     public private(set) var assembler: FrameAssembler
+    /// Palm, thumb and jitter filtering between the assembler and the engine.
+    public private(set) var filter: TouchFilter
     public private(set) var engine: GestureEngine
     /// The time of the last frame or deadline processed (never goes backwards).
     public private(set) var now: Timestamp?
 
-    public init(node: String, device: DeviceDescription, configuration: EngineConfiguration) {
+    public init(
+        node: String,
+        device: DeviceDescription,
+        configuration: EngineConfiguration,
+        filterSettings: TouchFilterSettings = TouchFilterSettings()
+    ) {
         self.node = node
         self.device = device
         self.assembler = FrameAssembler(device: device, maxTouches: configuration.maxTouches)
-        self.engine = GestureEngine(device: device, configuration: configuration)
+        self.filter = TouchFilter(device: device, settings: filterSettings)
+        self.engine = GestureEngine(device: device, configuration: Self.devicePolicy(configuration, device: device))
+    }
+
+    /// What the device kind changes in the recognizers: on a touchpad two fingers moving
+    /// together, or one moving beside a resting one, are a scroll, so a pinch needs the fingers
+    /// to move apart or together (``PinchParameters/requiresOpposingMotion``); and one finger
+    /// moves the pointer before a second joins it, so a multi-finger pan counts only what
+    /// its fingers do together (``PanParameters/tracksOnlyWithMinimumTouches``).
+    static func devicePolicy(_ configuration: EngineConfiguration, device: DeviceDescription) -> EngineConfiguration {
+        guard device.kind == .touchpad else { return configuration }
+        var adjusted = configuration
+        for index in adjusted.recognizers.indices {
+            switch adjusted.recognizers[index].kind {
+            case .pinch(var parameters):
+                parameters.requiresOpposingMotion = true
+                adjusted.recognizers[index].kind = .pinch(parameters)
+            case .pan(var parameters):
+                parameters.tracksOnlyWithMinimumTouches = true
+                adjusted.recognizers[index].kind = .pan(parameters)
+            default:
+                break
+            }
+        }
+        return adjusted
     }
 
     /// Feeds kernel events; every `SYN_REPORT` becomes a frame and one engine step.
     public mutating func feed<S: Sequence<RawEvent>>(_ events: S) -> [EngineOutput] {
         var outputs: [EngineOutput] = []
         for event in events {
-            guard let frame = assembler.feed(event) else { continue }
-            now = frame.timestamp
+            guard let assembled = assembler.feed(event) else { continue }
+            now = assembled.timestamp
+            // Lifts the filter held back and that came due before this frame go first.
+            if let lifts = filter.flush(upTo: assembled.timestamp, before: true) {
+                outputs += engine.process(lifts)
+            }
+            guard let frame = filter.filter(assembled) else { continue }
             outputs += engine.process(frame)
         }
         return outputs
@@ -32,19 +68,34 @@ public struct GesturePipeline: Sendable {
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         let clamped = max(time, now ?? time)
         now = clamped
-        return engine.advance(to: clamped)
+        var outputs: [EngineOutput] = []
+        if let lifts = filter.flush(upTo: clamped) {
+            outputs += engine.process(lifts)
+        }
+        return outputs + engine.advance(to: clamped)
     }
 
-    /// The engine's next deadline, for the single timer.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// The next deadline of the engine or the filter (a held-back lift), for the single timer.
+    public var nextDeadline: Timestamp? {
+        switch (engine.nextDeadline, filter.nextDeadline) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
+    }
 
     /// Cancels every touch and gesture in flight: the device went away or the daemon stops.
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
-        if let frame = assembler.cancelAll(at: t) {
+        if let lifts = filter.flush(upTo: t) {
+            outputs += engine.process(lifts)
+        }
+        if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {
             outputs += engine.process(frame)
         }
+        filter.reset()
         outputs += engine.reset(at: t)
         return outputs
     }
@@ -53,7 +104,7 @@ public struct GesturePipeline: Sendable {
     public mutating func drainDeadlines() -> [EngineOutput] {
         var outputs: [EngineOutput] = []
         var guardCount = 0
-        while let deadline = engine.nextDeadline, guardCount < 1000 {
+        while let deadline = nextDeadline, guardCount < 1000 {
             outputs += advance(to: deadline)
             guardCount += 1
         }
@@ -72,7 +123,7 @@ public struct GesturePipeline: Sendable {
     /// Replaces the configuration; gestures of changed recognizers are cancelled.
     public mutating func reconfigure(_ configuration: EngineConfiguration, at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
-        return engine.reconfigure(configuration, at: t)
+        return engine.reconfigure(Self.devicePolicy(configuration, device: device), at: t)
     }
 
     /// Assembler and engine diagnostics since the last call, for the caller to log.

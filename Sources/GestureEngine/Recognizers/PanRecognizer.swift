@@ -111,6 +111,10 @@ struct PanRecognizer: CustomRecognizer {
         last = c
         switch context.state {
         case .possible:
+            if parameters.tracksOnlyWithMinimumTouches && held.count < parameters.minimumNumberOfTouches {
+                first = last
+                return
+            }
             let t = last - first
             let h = parameters.hysteresis * context.sloppiness
             let passes = (parameters.allowsHorizontal && abs(t.x) >= h) || (parameters.allowsVertical && abs(t.y) >= h)

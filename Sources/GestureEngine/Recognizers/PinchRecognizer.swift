@@ -4,7 +4,7 @@
 /// | State | Event | Next |
 /// |---|---|---|
 /// | any | active count becomes the required count | pair forms: d0 = span / scale |
-/// | possible | |span − d0·s0| > hysteresis | began (d0 shifted by the hysteresis) |
+/// | possible | |span − d0·s0| > hysteresis (and, with requiresOpposingMotion, as much change made by opposing fingers) | began (d0 shifted by the hysteresis) |
 /// | began/changed | move with the required count | changed |
 /// | began/changed | last touch lifted / cancelled | ended / cancelled |
 /// | began/changed | one left and endsOnSingleTouch | ended |
@@ -23,6 +23,12 @@ struct PinchRecognizer: CustomRecognizer {
     private var velocity = 0.0
     private var previousVelocity = 0.0
     private var anchor = PhysicalPoint.zero
+    /// Span change (mm) made while the fingers moved apart or together, as opposed to along
+    /// with each other: the evidence for a pinch (see `touchesMoved`).
+    private var opposingChange = 0.0
+    /// Positions and centroid at the previous move, for per-frame increments.
+    private var lastPositions: [PhysicalPoint] = []
+    private var lastCentroid = PhysicalPoint.zero
 
     init(parameters: PinchParameters) {
         self.parameters = parameters
@@ -33,6 +39,15 @@ struct PinchRecognizer: CustomRecognizer {
 
     private var required: Int { max(parameters.numberOfTouchesRequired, 2) }
 
+    /// Twice the mean distance from the centroid, as `TrackedTouches.span`.
+    static func span(of points: [PhysicalPoint]) -> Double {
+        guard !points.isEmpty else { return 0 }
+        let cx = points.reduce(0.0) { $0 + $1.x } / Double(points.count)
+        let cy = points.reduce(0.0) { $0 + $1.y } / Double(points.count)
+        let mean = points.reduce(0.0) { $0 + PhysicalPoint(x: $1.x - cx, y: $1.y - cy).length } / Double(points.count)
+        return 2 * mean
+    }
+
     private mutating func formPairIfPossible(now: Timestamp) {
         isPaired = false
         guard held.count == required else { return }
@@ -41,6 +56,9 @@ struct PinchRecognizer: CustomRecognizer {
         s0 = scale
         d0 = span / s0
         anchor = held.centroid
+        opposingChange = 0
+        lastPositions = held.positions
+        lastCentroid = anchor
         lastTime = now
         isPaired = true
     }
@@ -63,7 +81,33 @@ struct PinchRecognizer: CustomRecognizer {
         switch context.state {
         case .possible:
             let h = parameters.hysteresis
-            if abs(d - d0 * s0) > h {
+            // With requiresOpposingMotion (touchpads, docs/evaluation.md): two scrolling fingers
+            // change their distance
+            // by more than the hysteresis within the first millimetres, and a finger that
+            // settles before a scroll, or moves beside a resting one, changes it too. Only span
+            // changes made while every finger moves, two fingers in opposite directions (more
+            // fingers: the span changing more than the centroid), count toward a pinch —
+            // libinput tells pinch from scroll by the fingers' directions alike.
+            if parameters.requiresOpposingMotion && lastPositions.count == held.count {
+                var increments: [PhysicalPoint] = []
+                for (index, last) in lastPositions.enumerated() {
+                    increments.append(PhysicalPoint(x: held.positions[index].x - last.x, y: held.positions[index].y - last.y))
+                }
+                let lastSpan = Self.span(of: lastPositions)
+                let spanChange = abs(d - lastSpan)
+                if increments.allSatisfy({ $0.length > 0 }) {
+                    let opposing: Bool
+                    if increments.count == 2 {
+                        opposing = increments[0].x * increments[1].x + increments[0].y * increments[1].y < 0
+                    } else {
+                        opposing = spanChange > PhysicalPoint(x: anchor.x - lastCentroid.x, y: anchor.y - lastCentroid.y).length
+                    }
+                    if opposing { opposingChange += spanChange }
+                }
+            }
+            lastPositions = held.positions
+            lastCentroid = anchor
+            if abs(d - d0 * s0) > h && (!parameters.requiresOpposingMotion || opposingChange > h) {
                 d0 = d0 * s0 > d ? d0 - h / s0 : d0 + h / s0
                 guard d0 > Self.minimumSpan else { return }
                 scale = d / d0

@@ -37,6 +37,11 @@ public struct PanParameters: Hashable, Sendable {
     public var allowsHorizontal = true
     public var allowsVertical = true
     public var velocityStaleInterval = 0.1
+    /// While fewer than `minimumNumberOfTouches` are held, the translation does not grow (the
+    /// reference follows the centroid). Off by the spec (§4.3 keeps it); ``GesturePipeline``
+    /// turns it on for touchpads, where one finger moves the pointer before a second joins it
+    /// to scroll, and that pointer motion is no part of the scroll (docs/evaluation.md).
+    public var tracksOnlyWithMinimumTouches = false
     public init() {}
 }
 
@@ -79,6 +84,12 @@ public struct PinchParameters: Hashable, Sendable {
     public var endsOnSingleTouch = false
     /// Number of fingers whose span is measured (2 by the spec; more uses the mean deviation).
     public var numberOfTouchesRequired = 2
+    /// Count only span changes made while every finger moves, two fingers in opposite
+    /// directions, toward the hysteresis (libinput's pinch-versus-scroll rule). Off by the
+    /// spec (one finger may anchor a pinch on a touchscreen); ``GesturePipeline`` turns it on
+    /// for touchpads, where two fingers moving together or beside a resting one scroll
+    /// (docs/evaluation.md).
+    public var requiresOpposingMotion = false
     public init() {}
 }
 

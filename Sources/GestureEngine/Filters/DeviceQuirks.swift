@@ -1,0 +1,34 @@
+/// Per-device corrections of the ``TouchFilterSettings`` where a device reports values that
+/// mislead the defaults (libinput's quirks files are the model). Matched on what the device
+/// description says, since the recordings these come from carry no name or ids.
+public struct DeviceQuirk: Sendable {
+    /// What the quirk is for, for logs and docs.
+    public var name: String
+    public var matches: @Sendable (DeviceDescription) -> Bool
+    public var apply: @Sendable (inout TouchFilterSettings) -> Void
+
+    /// The known quirks.
+    public static let all: [DeviceQuirk] = [
+        DeviceQuirk(
+            name: "Cypress touchpad of the 2012 Chromebooks (lumpy, link prototype): 1280×680, pressure saturating at 63",
+            matches: { device in
+                guard let x = device.xAxis, let y = device.yAxis, let pressure = device.axis(.absMTPressure) else { return false }
+                return x.minimum == 0 && x.maximum == 1280 && x.resolution == 12 && y.minimum == 0 && y.maximum == 680
+                    && y.resolution == 10 && pressure.maximum == 255
+            },
+            apply: { settings in
+                // Fingers land at 2–40 and rarely reach 63 in their first frame; a palm the
+                // sensor loses and finds again comes back at 63 (the pad's saturation value,
+                // although the axis claims 255), flickering at one spot.
+                settings.palmPressureAtBegin = 63.0 / 255.0
+            }
+        )
+    ]
+
+    /// `settings` with every matching quirk applied.
+    public static func adjusted(_ settings: TouchFilterSettings, for device: DeviceDescription) -> TouchFilterSettings {
+        var result = settings
+        for quirk in all where quirk.matches(device) { quirk.apply(&result) }
+        return result
+    }
+}

@@ -1,0 +1,415 @@
+/// A stage between the ``FrameAssembler`` and the ``GestureEngine`` that decides which contacts
+/// are fingers (spec §2 leaves palm handling to the input side, as libinput and the ChromiumOS
+/// gestures library do): palms and resting thumbs are taken out, sensor jitter is absorbed.
+///
+/// * **Palm by pressure or size**: a contact whose pressure reaches
+///   ``TouchFilterSettings/palmPressureFraction`` of the range, or whose touch major reaches
+///   ``TouchFilterSettings/palmTouchMajor`` mm, is a palm for the rest of its life; if it had
+///   been delivered it is `cancelled`. (`MT_TOOL_PALM` is already suppressed by the assembler.)
+/// * **Edge palms** (touchpads): a contact that begins in the left or right band is held back;
+///   it becomes a finger if it leaves the band toward the middle within
+///   ``TouchFilterSettings/edgeReleaseTime``, otherwise it is a palm.
+/// * **Resting thumbs** (touchpads): a contact that begins in the bottom band is held back
+///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or leaves the band upward;
+///   a thumb resting there while other fingers work is never seen by the recognizers.
+/// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
+///   after all (began and ended in the lifting frame), so taps near the edges still count.
+/// * **Finger-count smoothing** (touchpads): a finger's lift is held back for
+///   ``TouchFilterSettings/liftDelay``; a contact beginning near it meanwhile continues it, so
+///   a finger the sensor drops for a frame neither ends nor taps. A contact that keeps
+///   disappearing and reappearing (``TouchFilterSettings/flickerLimit``) is a palm, and a
+///   contact beginning where a palm just was is that palm again.
+/// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
+///
+/// Pure value type: frames in, frames out; held-back lifts come out through
+/// ``flush(upTo:)`` at ``nextDeadline`` (the caller's clock), never by reading a clock.
+public struct TouchFilter: Sendable {
+    public let device: DeviceDescription
+    public let settings: TouchFilterSettings
+
+    private enum Role: Sendable {
+        /// Delivered to the engine.
+        case finger
+        /// Began in an edge band; not delivered yet.
+        case edgeCandidate
+        /// Began in the thumb band; not delivered yet.
+        case thumbCandidate
+        /// Never (again) delivered.
+        case palm
+        /// Held the physical button down, still, while another finger dragged: not delivered
+        /// any more (libinput excludes the clicking finger from motion alike).
+        case clicking
+    }
+
+    private struct Contact: Sendable {
+        var role: Role
+        var start: PhysicalPoint
+        var startTime: Timestamp
+        var travel: Double
+        var hysteresis: PositionHysteresis
+        /// The position last delivered (for `previousPosition`).
+        var delivered: PhysicalPoint
+        /// Times this contact vanished and came back.
+        var flickers = 0
+        /// Until then its motion is held back (palm confirmation).
+        var confirmUntil: Timestamp?
+        /// The sensor position, and where it was when the physical button went down.
+        var current = PhysicalPoint.zero
+        var pressAnchor: PhysicalPoint?
+        /// Was down while the physical button was pressed: its lift is a click's, not a tap's.
+        var pressedButton = false
+    }
+
+    private var contacts: [TouchID: Contact] = [:]
+    /// Assembler ids of contacts that continue an earlier one → the id delivered for it.
+    private var aliases: [TouchID: TouchID] = [:]
+    /// Lifted fingers whose end is held back: the ended touch (delivered id), when, and the
+    /// contact to resume.
+    private struct PendingLift: Sendable {
+        var touch: Touch
+        var time: Timestamp
+        var contact: Contact
+    }
+    private var pendingLifts: [TouchID: PendingLift] = [:]
+    /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
+    private var lastPalms: [(position: PhysicalPoint, time: Timestamp)] = []
+    private let pressureMaximum: Int32?
+    private let width: Double
+    private let height: Double
+    private let isTouchpad: Bool
+
+    public init(device: DeviceDescription, settings: TouchFilterSettings = TouchFilterSettings()) {
+        self.device = device
+        self.settings = settings.isEnabled ? DeviceQuirk.adjusted(settings, for: device) : settings
+        // Ranges are trusted only on a device that reports its resolution: a recording without
+        // a description has its ranges inferred from the touches themselves (the surface shrinks
+        // to where fingers went, the pressure range to what they pressed), where edge bands
+        // and a pressure fraction would mean nothing. Such a device gets jitter filtering only
+        // (configure WidthMM=/HeightMM= to give it a size).
+        let trusted = device.hasResolution
+        let pressure = device.axis(.absMTPressure) ?? device.axis(.absPressure)
+        pressureMaximum = trusted ? pressure.flatMap { $0.maximum > $0.minimum ? $0.maximum : nil } : nil
+        width = trusted ? device.widthMillimeters : 0
+        height = trusted ? device.heightMillimeters : 0
+        isTouchpad = device.kind == .touchpad
+        sizesTrusted = trusted
+    }
+
+    /// Touch sizes are in position units when the size axis has no resolution of its own, so
+    /// they mean millimetres only on a device with a known resolution.
+    private let sizesTrusted: Bool
+
+    /// The frame the engine should see, or nil when nothing in it concerns a finger (and no
+    /// button changed: a frame with only held-back contacts is dropped).
+    public mutating func filter(_ frame: Frame) -> Frame? {
+        guard settings.isEnabled else { return frame }
+        var out: [Touch] = []
+        for var touch in frame.touches {
+            if let delivered = aliases[touch.id] {
+                touch.id = delivered
+                if touch.phase == .ended || touch.phase == .cancelled { aliases[touch.id] = nil }
+            }
+            out += step(touch, at: frame.timestamp)
+        }
+        lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
+        out += excludeClickingFingers(frame)
+        var result = frame
+        result.touches = out.sorted { $0.id < $1.id }
+        if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
+            return nil
+        }
+        lastButton = frame.isButtonPressed
+        return result
+    }
+
+    private var lastButton = false
+
+    /// Forgets everything (the device went away); deliver ``flush(upTo:)`` first.
+    public mutating func reset() {
+        contacts = [:]
+        aliases = [:]
+        pendingLifts = [:]
+        lastPalms = []
+        lastButton = false
+    }
+
+    /// When the earliest held-back lift is due.
+    public var nextDeadline: Timestamp? {
+        pendingLifts.values.map { $0.time.adding(seconds: settings.liftDelay) }.min()
+    }
+
+    /// The held-back lifts due at or before `time` (strictly before, with `before`), as one
+    /// frame at the latest of their deadlines; nil when none is due.
+    public mutating func flush(upTo time: Timestamp, before: Bool = false) -> Frame? {
+        let due = pendingLifts.filter { entry in
+            let deadline = entry.value.time.adding(seconds: settings.liftDelay)
+            return before ? deadline < time : deadline <= time
+        }
+        guard !due.isEmpty else { return nil }
+        var latest = Timestamp.zero
+        var touches: [Touch] = []
+        for (id, pending) in due {
+            pendingLifts[id] = nil
+            latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
+            touches.append(pending.touch)
+        }
+        return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
+    }
+
+    private func isPalm(_ touch: Touch) -> Bool {
+        if touch.toolType == .palm { return true }
+        if let fraction = settings.palmPressureFraction, let maximum = pressureMaximum, let pressure = touch.pressure,
+            Double(pressure) >= fraction * Double(maximum)
+        {
+            return true
+        }
+        if sizesTrusted, let major = touch.touchMajorMillimeters, major >= settings.palmTouchMajor { return true }
+        return false
+    }
+
+    private func beginsPressing(_ touch: Touch) -> Bool {
+        guard let fraction = settings.palmPressureAtBegin, let maximum = pressureMaximum, let pressure = touch.pressure else { return false }
+        return Double(pressure) >= fraction * Double(maximum)
+    }
+
+    private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
+        let band = settings.edgeBandFraction * width
+        return band > 0 && (p.x < band || p.x > width - band)
+    }
+
+    private func inThumbBand(_ p: PhysicalPoint) -> Bool {
+        let band = settings.thumbBandFraction * height
+        return band > 0 && p.y > height - band
+    }
+
+    /// What to deliver for one assembled touch.
+    private mutating func step(_ touch: Touch, at now: Timestamp) -> [Touch] {
+        switch touch.phase {
+        case .began:
+            if let resumed = resume(touch, at: now) { return resumed }
+            let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
+            var contact = Contact(
+                role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
+            if isPalm(touch) || beginsPressing(touch) || lastPalms.contains(where: { distance($0.position, touch.position) <= settings.palmMemoryDistance }) {
+                contact.role = .palm
+            } else if isTouchpad && inThumbBand(touch.position) {
+                // The bottom corners are thumb country first: a thumb there moves along the
+                // band, out of the edge band, and must not count as a finger for that.
+                contact.role = .thumbCandidate
+            } else if isTouchpad && inEdgeBand(touch.position) {
+                contact.role = .edgeCandidate
+            }
+            // Palms land alone: a contact joining a finger already down is not held back.
+            if isTouchpad && pressureMaximum != nil && settings.palmConfirmTime > 0
+                && !contacts.values.contains(where: { $0.role == .finger })
+            {
+                contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
+            }
+            contacts[touch.id] = contact
+            return contact.role == .finger ? [touch] : []
+        case .moved, .stationary:
+            guard var contact = contacts[touch.id] else { return [] }
+            let dx = touch.position.x - touch.previousPosition.x
+            let dy = touch.position.y - touch.previousPosition.y
+            contact.travel += (dx * dx + dy * dy).squareRoot()
+            defer { contacts[touch.id] = contact }
+            switch contact.role {
+            case .palm, .clicking:
+                return []
+            case .finger:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    var cancelled = touch
+                    cancelled.phase = .cancelled
+                    cancelled.position = contact.delivered
+                    cancelled.previousPosition = contact.delivered
+                    return [cancelled]
+                }
+                // A second finger ends the confirmation: palms land alone, and a multi-finger
+                // gesture must not lose its first millimetres.
+                if let until = contact.confirmUntil, now < until,
+                    contacts.values.count(where: { $0.role == .finger }) < 2
+                {
+                    var held = touch
+                    held.previousPosition = contact.delivered
+                    held.position = contact.delivered
+                    held.phase = .stationary
+                    return [held]
+                }
+                return [deliver(touch, &contact)]
+            case .edgeCandidate:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    return []
+                }
+                if hasEdgePartner(touch.id, contact) {
+                    return [release(touch, &contact, at: now)]
+                }
+                if !inEdgeBand(touch.position) {
+                    // Out toward the middle in time: a finger. Too late: a palm that wandered.
+                    if now - contact.startTime <= settings.edgeReleaseTime {
+                        return [release(touch, &contact, at: now)]
+                    }
+                    contact.role = .palm
+                }
+                return []
+            case .thumbCandidate:
+                if isPalm(touch) {
+                    contact.role = .palm
+                    return []
+                }
+                let moved = distance(touch.position, contact.start)
+                if moved >= settings.thumbReleaseDistance || !inThumbBand(touch.position) {
+                    return [release(touch, &contact, at: now)]
+                }
+                return []
+            }
+        case .ended, .cancelled:
+            guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
+            switch contact.role {
+            case .palm:
+                lastPalms.append((touch.position, now))
+                return []
+            case .clicking:
+                return []
+            case .finger:
+                var last = touch
+                if touch.phase == .ended {
+                    last = deliver(touch, &contact)
+                    // A finger that pressed the button ends cancelled: it clicked, and a click
+                    // must not also be a tap (the tap recognizer fails on a cancelled touch).
+                    last.phase = contact.pressedButton && settings.clicksCancelTouches ? .cancelled : .ended
+                    if isTouchpad && settings.liftDelay > 0 {
+                        pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
+                        return []
+                    }
+                } else {
+                    last.position = contact.delivered
+                    last.previousPosition = contact.delivered
+                }
+                return [last]
+            case .edgeCandidate, .thumbCandidate:
+                // A quick, still touch in a band is a tap there, not a palm or a thumb.
+                guard touch.phase == .ended, now - contact.startTime <= settings.heldTapDuration,
+                    distance(touch.position, contact.start) <= settings.heldTapMovement
+                else { return [] }
+                var began = touch
+                began.phase = .began
+                began.startPosition = contact.start
+                began.position = contact.start
+                began.previousPosition = contact.start
+                began.startTime = contact.startTime
+                var ended = began
+                ended.phase = .ended
+                return [began, ended]
+            }
+        }
+    }
+
+    /// A contact beginning where a finger just lifted continues that finger (its lift was
+    /// held back, so the engine never saw it go); after ``TouchFilterSettings/flickerLimit``
+    /// such returns it is a palm and is cancelled. Nil when nothing lifted nearby.
+    private mutating func resume(_ touch: Touch, at now: Timestamp) -> [Touch]? {
+        var best: (id: TouchID, distance: Double)?
+        for (id, pending) in pendingLifts where now - pending.time <= settings.liftDelay {
+            let d = distance(pending.touch.position, touch.position)
+            if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
+        }
+        guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return nil }
+        aliases[touch.id] = best.id
+        pending.contact.flickers += 1
+        var continued = touch
+        continued.id = best.id
+        continued.startPosition = pending.touch.startPosition
+        continued.startTime = pending.touch.startTime
+        if pending.contact.flickers >= settings.flickerLimit {
+            pending.contact.role = .palm
+            contacts[best.id] = pending.contact
+            continued.phase = .cancelled
+            continued.position = pending.contact.delivered
+            continued.previousPosition = pending.contact.delivered
+            return [continued]
+        }
+        continued.phase = .moved
+        var contact = pending.contact
+        let out = deliver(continued, &contact)
+        contacts[best.id] = contact
+        return [out]
+    }
+
+    /// While the physical button is held, a finger that stays where it pressed while another
+    /// finger drags is the clicking finger: it is cancelled, so the dragging finger alone moves
+    /// the pointer (click with one finger, drag with another).
+    private mutating func excludeClickingFingers(_ frame: Frame) -> [Touch] {
+        for touch in frame.touches {
+            guard var contact = contacts[aliases[touch.id] ?? touch.id] else { continue }
+            contact.current = touch.position
+            if !frame.isButtonPressed {
+                contact.pressAnchor = nil
+            } else if contact.pressAnchor == nil {
+                contact.pressAnchor = touch.position
+                contact.pressedButton = true
+            }
+            contacts[aliases[touch.id] ?? touch.id] = contact
+        }
+        guard frame.isButtonPressed, settings.clickingFingerDistance > 0 else { return [] }
+        let fingers = contacts.filter { $0.value.role == .finger && $0.value.pressAnchor != nil }
+        let dragging = fingers.contains { distance($0.value.current, $0.value.pressAnchor!) >= settings.clickingFingerDistance }
+        guard dragging else { return [] }
+        var cancelled: [Touch] = []
+        for (id, contact) in fingers where distance(contact.current, contact.pressAnchor!) < settings.clickingFingerDistance / 2 {
+            contacts[id]?.role = .clicking
+            cancelled.append(
+                Touch(
+                    id: id, phase: .cancelled, position: contact.delivered, previousPosition: contact.delivered,
+                    startPosition: contact.start, startTime: contact.startTime))
+        }
+        return cancelled
+    }
+
+    /// Two contacts landing together in the same edge band, close to each other, are two
+    /// fingers starting a scroll from the edge ("scroll from right to left"); palms land one
+    /// at a time, or on opposite sides.
+    private func hasEdgePartner(_ id: TouchID, _ contact: Contact) -> Bool {
+        let leftSide = contact.start.x < width / 2
+        for (otherID, other) in contacts where otherID != id {
+            guard other.role == .edgeCandidate || other.role == .finger else { continue }
+            guard abs(other.startTime - contact.startTime) <= settings.edgeReleaseTime,
+                inEdgeBand(other.start), (other.start.x < width / 2) == leftSide,
+                distance(other.start, contact.start) <= settings.edgePairDistance
+            else { continue }
+            return true
+        }
+        return false
+    }
+
+    /// A held-back contact becomes a finger: delivered as beginning here and now.
+    private func release(_ touch: Touch, _ contact: inout Contact, at now: Timestamp) -> Touch {
+        contact.role = .finger
+        contact.hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
+        contact.delivered = touch.position
+        var began = touch
+        began.phase = .began
+        began.startPosition = touch.position
+        began.previousPosition = touch.position
+        began.startTime = now
+        return began
+    }
+
+    /// A finger's touch with the filtered position.
+    private func deliver(_ touch: Touch, _ contact: inout Contact) -> Touch {
+        var out = touch
+        out.previousPosition = contact.delivered
+        out.position = contact.hysteresis.update(touch.position)
+        if out.phase == .moved && out.position == out.previousPosition { out.phase = .stationary }
+        if out.phase == .stationary && out.position != out.previousPosition { out.phase = .moved }
+        contact.delivered = out.position
+        return out
+    }
+}
+
+func distance(_ a: PhysicalPoint, _ b: PhysicalPoint) -> Double {
+    let dx = a.x - b.x
+    let dy = a.y - b.y
+    return (dx * dx + dy * dy).squareRoot()
+}

@@ -1,0 +1,117 @@
+/// Thresholds of the ``TouchFilter``: lengths in millimetres, times in seconds, pressure as a
+/// fraction of the device's pressure range. The defaults come from the labelled recordings
+/// (docs/evaluation.md) and libinput's touchpad palm and thumb detection.
+public struct TouchFilterSettings: Hashable, Sendable {
+    /// Master switch: off, frames pass through untouched.
+    public var isEnabled: Bool
+    /// A contact whose pressure reaches this fraction of the pressure axis range is a palm
+    /// (nil = no pressure test). Fingers on the ChromeOS touchpads stay below 0.5 (≤ 127/255,
+    /// a hard click included); palms reach 0.7–1 (176–255/255).
+    public var palmPressureFraction: Double?
+    /// A contact whose touch major reaches this many millimetres is a palm (libinput's
+    /// `AttrPalmSizeThreshold` is set per device; a fingertip is 8–14 mm, a palm 25 mm and
+    /// more).
+    public var palmTouchMajor: Double
+    /// A contact that *begins* with this fraction of the pressure range is a palm (nil = no
+    /// test, the default: alex's fingers land at up to 0.47). Set by a ``DeviceQuirk`` where
+    /// fingers land light and palms come back already pressing.
+    public var palmPressureAtBegin: Double?
+    /// Touchpads: width of the left and right bands (fraction of the surface width) where a
+    /// new contact is held back as a possible palm (libinput: 8 %).
+    public var edgeBandFraction: Double
+    /// Touchpads: how long a contact that began in an edge band may take to move out of it
+    /// toward the middle and count as a finger (libinput: 200 ms).
+    public var edgeReleaseTime: Double
+    /// Touchpads: two contacts beginning within ``edgeReleaseTime`` of each other in the same
+    /// edge band and at most this far apart (mm) are two fingers (a scroll from the edge).
+    public var edgePairDistance: Double
+    /// Touchpads: height of the bottom band (fraction of the surface height) where a new
+    /// contact is held back as a possible resting thumb (libinput's lower thumb line: 15 %).
+    public var thumbBandFraction: Double
+    /// Touchpads: travel (mm) after which a held-back thumb-band contact counts as a finger
+    /// even inside the band. Infinity by default: the labelled thumbs move all along the band
+    /// (up to 90 mm), so only leaving the band upward makes a finger.
+    public var thumbReleaseDistance: Double
+    /// A held-back contact that lifts within this time (and moved less than
+    /// ``heldTapMovement``) is delivered after all, as a short touch: a tap in the band.
+    public var heldTapDuration: Double
+    /// Travel (mm) allowed to a held-back contact delivered as a tap.
+    public var heldTapMovement: Double
+    /// Position hysteresis (mm): a resting contact's delivered position moves only when the
+    /// sensor position leaves a circle of this radius around it, which absorbs the jitter of
+    /// resting fingers; a moving contact passes through unchanged (``PositionHysteresis``).
+    public var hysteresis: Double
+    /// Finger-count smoothing (touchpads): a lifted finger's end is held back this long (s); a contact
+    /// that begins within ``reappearDistance`` of it meanwhile continues it (a sensor that
+    /// dropped the finger for a frame or two). 0 = off.
+    public var liftDelay: Double
+    /// Millimetres within which a new contact continues a just-lifted one.
+    public var reappearDistance: Double
+    /// A contact that disappears and reappears this many times is unstable: a palm (the
+    /// 2012 Pixel prototype reports palms as contacts flickering at one spot).
+    public var flickerLimit: Int
+    /// A contact beginning within ``palmMemoryDistance`` mm of where a palm was, less than
+    /// this long (s) after it lifted, is the same palm back.
+    public var palmMemoryTime: Double
+    public var palmMemoryDistance: Double
+    /// On a touchpad with a trusted pressure range, a contact landing alone has its motion held
+    /// back this long (s), or until a second finger lands, while its pressure shows whether it
+    /// is a palm: palms land light and reach palm pressure within ~130 ms, after moving the
+    /// pointer by up to 5 mm on the way.
+    public var palmConfirmTime: Double
+    /// While the physical button is held: once a finger has dragged this far (mm) from where
+    /// it was at the press, fingers that moved less than half of it are clicking fingers and
+    /// are taken out. 0 = off.
+    public var clickingFingerDistance: Double
+    /// A finger that was down while the physical button was pressed ends `cancelled`, not
+    /// `ended`, so the click is not also a tap (FailsOnButtonPress only stops a gesture from
+    /// beginning while the button is held; a tap is recognized at the lift, after it).
+    public var clicksCancelTouches: Bool
+
+    public init(
+        isEnabled: Bool = true,
+        palmPressureFraction: Double? = 0.55,
+        palmTouchMajor: Double = 25,
+        palmPressureAtBegin: Double? = nil,
+        edgeBandFraction: Double = 0.08,
+        edgeReleaseTime: Double = 0.2,
+        edgePairDistance: Double = 45,
+        thumbBandFraction: Double = 0.15,
+        thumbReleaseDistance: Double = .infinity,
+        heldTapDuration: Double = 0.15,
+        heldTapMovement: Double = 2,
+        hysteresis: Double = 0.5,
+        liftDelay: Double = 0.04,
+        reappearDistance: Double = 8,
+        flickerLimit: Int = 2,
+        palmMemoryTime: Double = 0.5,
+        palmMemoryDistance: Double = 30,
+        palmConfirmTime: Double = 0.15,
+        clickingFingerDistance: Double = 4,
+        clicksCancelTouches: Bool = true
+    ) {
+        self.isEnabled = isEnabled
+        self.palmPressureFraction = palmPressureFraction
+        self.palmTouchMajor = palmTouchMajor
+        self.palmPressureAtBegin = palmPressureAtBegin
+        self.edgeBandFraction = edgeBandFraction
+        self.edgeReleaseTime = edgeReleaseTime
+        self.edgePairDistance = edgePairDistance
+        self.thumbBandFraction = thumbBandFraction
+        self.thumbReleaseDistance = thumbReleaseDistance
+        self.heldTapDuration = heldTapDuration
+        self.heldTapMovement = heldTapMovement
+        self.hysteresis = hysteresis
+        self.liftDelay = liftDelay
+        self.reappearDistance = reappearDistance
+        self.flickerLimit = flickerLimit
+        self.palmMemoryTime = palmMemoryTime
+        self.palmMemoryDistance = palmMemoryDistance
+        self.palmConfirmTime = palmConfirmTime
+        self.clickingFingerDistance = clickingFingerDistance
+        self.clicksCancelTouches = clicksCancelTouches
+    }
+
+    /// Everything off: the identity filter.
+    public static let disabled = TouchFilterSettings(isEnabled: false)
+}

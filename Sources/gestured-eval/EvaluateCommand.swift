@@ -1,0 +1,124 @@
+import GestureEngine
+import GesturedCLISupport
+import GesturedDaemon
+import GesturedSystem
+
+/// `gestured-eval`: replays every labelled recording of the shared corpus with the stated
+/// configuration and prints how many do what their label says (docs/evaluation.md).
+enum EvaluateCommand {
+    static let usage = """
+        usage: gestured-eval [--corpus DIR] [--config FILE] [--only TEXT] [--quiet] [--no-filter]
+                             [--write-baseline FILE] [--check-baseline FILE]
+
+        Replays every labelled recording of the corpus (DIR/real, descriptions from
+        DIR/devices) through the gestured --replay pipeline with the configuration FILE
+        (default config/evaluation.conf), compares the gestures with the label, and prints
+        pass/total per label category and device, and each failure.
+
+        """
+
+    static let parser = ArgumentParser([
+        .option("corpus", value: "DIR", help: "the corpus (default $GESTURED_CORPUS_DIR, else ../shared/corpus)"),
+        .option("config", value: "FILE", help: "configuration (default config/evaluation.conf)"),
+        .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
+        .flag("quiet", help: "do not list the failures"),
+        .flag("trace", help: "print every gesture and touch event of every replay"),
+        .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
+        .option("filter", value: "KEY=VALUE,…", help: "override touch-filter settings (see --help)"),
+        .option("write-baseline", value: "FILE", help: "write 'passed total' to FILE"),
+        .option("check-baseline", value: "FILE", help: "exit 1 when fewer pass than FILE records"),
+        .flag("help", help: "show this help"),
+    ])
+
+    /// `--filter palmPressure=0.6,thumbBand=0.2`: experiments with the filter's thresholds
+    /// (lengths in mm, times in s, fractions plain).
+    static func applyOverrides(_ text: String, to settings: inout TouchFilterSettings) throws(UsageError) {
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Double(parts[1]) else { throw UsageError("expected KEY=NUMBER, found '\(item)'") }
+            switch parts[0] {
+            case "palmPressure": settings.palmPressureFraction = value > 0 ? value : nil
+            case "palmMajor": settings.palmTouchMajor = value
+            case "palmPressureAtBegin": settings.palmPressureAtBegin = value > 0 ? value : nil
+            case "edgeBand": settings.edgeBandFraction = value
+            case "edgeTime": settings.edgeReleaseTime = value
+            case "thumbBand": settings.thumbBandFraction = value
+            case "thumbRelease": settings.thumbReleaseDistance = value
+            case "heldTapDuration": settings.heldTapDuration = value
+            case "heldTapMovement": settings.heldTapMovement = value
+            case "hysteresis": settings.hysteresis = value
+            case "liftDelay": settings.liftDelay = value
+            case "reappear": settings.reappearDistance = value
+            case "flickers": settings.flickerLimit = Int(value)
+            case "palmMemoryTime": settings.palmMemoryTime = value
+            case "palmMemoryDistance": settings.palmMemoryDistance = value
+            case "palmConfirmTime": settings.palmConfirmTime = value
+            case "clickingFinger": settings.clickingFingerDistance = value
+            default: throw UsageError("unknown filter setting '\(parts[0])'")
+            }
+        }
+    }
+
+    static func run(arguments: [String], environment: [String: String]) -> ExitCode {
+        let parsed: ParsedArguments
+        do {
+            parsed = try parser.parse(arguments)
+        } catch {
+            writeStandardError("gestured-eval: \(error)\n\(usage)")
+            return .usage
+        }
+        if parsed.has("help") {
+            writeStandardOutput(usage + parser.helpText())
+            return .success
+        }
+        let corpus = parsed.value("corpus") ?? environment["GESTURED_CORPUS_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "../shared/corpus"
+        guard Files.exists(corpus + "/real") else {
+            writeStandardError("gestured-eval: no corpus at '\(corpus)' (expected '\(corpus)/real'); pass --corpus DIR\n")
+            return .noInput
+        }
+        let configPath = parsed.value("config") ?? "config/evaluation.conf"
+        let configuration: LoadedConfiguration
+        switch ConfigLoader.load(mainPath: configPath) {
+        case .success(let loaded): configuration = loaded
+        case .failure(let failure):
+            for line in failure.lines { writeStandardError(line + "\n") }
+            return .config
+        }
+        var settings = parsed.has("no-filter") ? TouchFilterSettings.disabled : TouchFilterSettings()
+        if let overrides = parsed.value("filter") {
+            do {
+                try applyOverrides(overrides, to: &settings)
+            } catch {
+                writeStandardError("gestured-eval: --filter: \(error)\n")
+                return .usage
+            }
+        }
+        var evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
+        evaluator.trace = parsed.has("trace")
+        var recordings = evaluator.labelledRecordings()
+        if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
+        let report = EvaluationReport(results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) })
+        writeStandardOutput("gestured-eval: \(report.total) labelled recordings, configuration \(configPath)\n\n")
+        writeStandardOutput(report.render(showFailures: !parsed.has("quiet")))
+        if let path = parsed.value("write-baseline") {
+            do {
+                try Files.writeText(report.baselineText, path: path)
+            } catch {
+                writeStandardError("gestured-eval: \(error.description)\n")
+                return .failure
+            }
+            writeStandardOutput("baseline written to \(path)\n")
+        }
+        if let path = parsed.value("check-baseline") {
+            guard let text = try? Files.readText(path: path), let baseline = EvaluationReport.parseBaseline(text)["all"] else {
+                writeStandardError("gestured-eval: \(path): expected a line 'all PASSED TOTAL'\n")
+                return .dataError
+            }
+            if report.passed < baseline.passed {
+                writeStandardError("gestured-eval: regression: \(report.passed) pass, the baseline \(path) records \(baseline.passed)\n")
+                return .failure
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,288 @@
+public import GestureEngine
+public import GesturedDaemon
+import GesturedSystem
+
+/// One recognition as the evaluation sees it: its final values.
+public struct GestureRecord: Sendable, Hashable {
+    public var name: String
+    public var fingers: Int
+    public var translation: PhysicalPoint?
+    public var scale: Double?
+    public var direction: Direction?
+    public var cancelled = false
+}
+
+/// What came out of one replay.
+public struct Observation: Sendable {
+    public var records: [GestureRecord] = []
+    /// Path length (mm) of the single touch passed on to the sink while it was the only one.
+    public var pointerTravel = 0.0
+
+    public func count(_ name: String) -> Int { records.count { $0.name == name } }
+
+    /// `tap×3 scroll×1[up 23.1mm] pointer 40.2mm`.
+    public var summary: String {
+        var order: [String] = []
+        var byName: [String: [GestureRecord]] = [:]
+        for record in records {
+            if byName[record.name] == nil { order.append(record.name) }
+            byName[record.name, default: []].append(record)
+        }
+        var parts: [String] = order.map { name in
+            let group = byName[name] ?? []
+            var text = "\(name)×\(group.count)"
+            if let sum = Evaluator.summedTranslation(group) {
+                text += "[\(Evaluator.dominantDirection(sum).rawValue) \(formatMM((sum.x * sum.x + sum.y * sum.y).squareRoot()))]"
+            } else if let scale = group.last?.scale {
+                text += "[scale \(Double(Int(scale * 100)) / 100)]"
+            } else if let direction = group.last?.direction {
+                text += "[\(direction.rawValue)]"
+            }
+            return text
+        }
+        parts.append("pointer \(formatMM(pointerTravel))")
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The verdict for one recording.
+public struct RecordingResult: Sendable {
+    public var path: String
+    public var expectation: Expectation
+    public var observation: Observation?
+    /// Checks that did not hold, as sentences; or the load error.
+    public var failures: [String]
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Replays labelled recordings through ``GesturePipeline`` (the code path of
+/// `gestured --replay`) with a loaded configuration and judges them against their labels.
+public struct Evaluator: Sendable {
+    /// The corpus root (holding `real/` and `devices/`).
+    public var corpus: String
+    public var configuration: LoadedConfiguration
+    /// The touch filter's settings (``TouchFilterSettings/disabled`` measures the engine alone).
+    public var filterSettings: TouchFilterSettings
+    /// Print every engine output of every replay (debugging a failure).
+    public var trace = false
+
+    public init(corpus: String, configuration: LoadedConfiguration, filterSettings: TouchFilterSettings = TouchFilterSettings()) {
+        self.corpus = corpus
+        self.configuration = configuration
+        self.filterSettings = filterSettings
+    }
+
+    /// Every labelled recording under `real/`, as (path relative to `real/`, expectation),
+    /// sorted by path.
+    public func labelledRecordings() -> [(path: String, expectation: Expectation)] {
+        Self.walk(corpus + "/real").compactMap { full in
+            let relative = String(full.dropFirst(corpus.count + "/real/".count))
+            return LabelMapping.expectation(for: relative).map { (relative, $0) }
+        }
+    }
+
+    /// Replays one recording and judges it.
+    public func evaluate(path: String, expectation: Expectation) -> RecordingResult {
+        do {
+            let observation = try observe(path: path, expectation: expectation)
+            return RecordingResult(path: path, expectation: expectation, observation: observation, failures: Self.judge(observation, expectation))
+        } catch {
+            return RecordingResult(path: path, expectation: expectation, observation: nil, failures: ["did not replay: \(error)"])
+        }
+    }
+
+    func observe(path: String, expectation: Expectation) throws -> Observation {
+        let full = corpus + "/real/" + path
+        let text = try Files.readText(path: full)
+        var description: DeviceDescription?
+        if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path) {
+            let descriptionFile = corpus + "/devices/" + descriptionPath
+            description = try RecordingParser.parseDescription(try Files.readText(path: descriptionFile), fileName: descriptionFile)
+        }
+        var recording = try RecordingLoader.parse(text: text, name: full, description: description)
+        // A header-less recording (or an `A:`-only description) cannot say what kind of device
+        // it came from; the label can.
+        if expectation.kind == .touchscreen && recording.device.kind != .touchscreen {
+            recording.device.properties.insert(.direct)
+        } else if expectation.kind == .touchpad && recording.device.kind != .touchpad {
+            recording.device.properties.insert(.pointer)
+        }
+        let kind = recording.device.kind ?? expectation.kind ?? .touchpad
+        guard let setup = configuration.configurator(recording.device, kind, [:]) else {
+            throw EvaluationError(description: "no gesture of the configuration applies to this device")
+        }
+        var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
+        var outputs = pipeline.feed(recording.events)
+        outputs += pipeline.finishReplay()
+        if trace {
+            for output in outputs {
+                switch output {
+                case .gesture(let e):
+                    writeStandardOutput("  \(e.timestamp.microseconds) gesture \(e.name) \(e.state.rawValue) fingers=\(e.fingers)\n")
+                case .touch(let t):
+                    writeStandardOutput(
+                        "  \(t.timestamp.microseconds) touch \(t.touch) \(t.phase.rawValue) (\(formatMM(t.position.x)), \(formatMM(t.position.y)))\n")
+                }
+            }
+        }
+        return Self.observation(of: outputs)
+    }
+
+    /// Gestures and pointer travel from engine outputs.
+    static func observation(of outputs: [EngineOutput]) -> Observation {
+        var observation = Observation()
+        var open: [UInt64: Int] = [:]
+        var active: [TouchID: PhysicalPoint] = [:]
+        for output in outputs {
+            switch output {
+            case .gesture(let event):
+                switch event.state {
+                case .recognized:
+                    observation.records.append(
+                        GestureRecord(name: event.name, fingers: event.fingers, translation: event.translation, scale: event.scale, direction: event.direction))
+                case .began:
+                    open[event.sequence] = observation.records.count
+                    observation.records.append(
+                        GestureRecord(name: event.name, fingers: event.fingers, translation: event.translation, scale: event.scale, direction: event.direction))
+                case .changed, .ended, .cancelled:
+                    guard let index = open[event.sequence] else { continue }
+                    observation.records[index].translation = event.translation ?? observation.records[index].translation
+                    observation.records[index].scale = event.scale ?? observation.records[index].scale
+                    if event.state == .cancelled { observation.records[index].cancelled = true }
+                    if event.state != .changed { open[event.sequence] = nil }
+                case .possible, .failed:
+                    continue
+                }
+            case .touch(let touch):
+                switch touch.phase {
+                case .began, .stationary:
+                    active[touch.touch] = touch.position
+                case .moved:
+                    if active.count == 1, let last = active[touch.touch] {
+                        let dx = touch.position.x - last.x
+                        let dy = touch.position.y - last.y
+                        observation.pointerTravel += (dx * dx + dy * dy).squareRoot()
+                    }
+                    active[touch.touch] = touch.position
+                case .ended, .cancelled:
+                    active[touch.touch] = nil
+                }
+            }
+        }
+        return observation
+    }
+
+    /// The sentences of every check that does not hold.
+    static func judge(_ observation: Observation, _ expectation: Expectation) -> [String] {
+        var failures: [String] = []
+        for check in expectation.checks {
+            switch check {
+            case .count(let name, let relation, let expected):
+                let n = observation.count(name)
+                if !relation.holds(n, expected) { failures.append("\(name): \(n), expected \(relation.rawValue) \(expected)") }
+            case .countOfAny(let names, let relation, let expected):
+                let n = names.reduce(0) { $0 + observation.count($1) }
+                if !relation.holds(n, expected) {
+                    failures.append("\(names.joined(separator: "+")): \(n), expected \(relation.rawValue) \(expected)")
+                }
+            case .nothingBut(let allowed):
+                var unexpected: [String] = []
+                for record in observation.records where !allowed.contains(record.name) && !unexpected.contains(record.name) {
+                    unexpected.append(record.name)
+                }
+                if !unexpected.isEmpty { failures.append("unexpected \(unexpected.joined(separator: ", "))") }
+            case .panDirection(let name, let direction):
+                let group = observation.records.filter { $0.name == name }
+                if let sum = summedTranslation(group) {
+                    let got = dominantDirection(sum)
+                    if got != direction { failures.append("\(name) went \(got.rawValue), expected \(direction.rawValue)") }
+                } else {
+                    failures.append("no \(name), expected one going \(direction.rawValue)")
+                }
+            case .panAxis(let name, let horizontal):
+                let group = observation.records.filter { $0.name == name }
+                if let sum = summedTranslation(group) {
+                    // Back-and-forth scrolls sum to little: judge by the travelled axis.
+                    let x = group.reduce(0.0) { $0 + abs($1.translation?.x ?? 0) }
+                    let y = group.reduce(0.0) { $0 + abs($1.translation?.y ?? 0) }
+                    _ = sum
+                    if (x > y) != horizontal {
+                        failures.append("\(name) mostly \(x > y ? "horizontal" : "vertical"), expected \(horizontal ? "horizontal" : "vertical")")
+                    }
+                } else {
+                    failures.append("no \(name), expected \(horizontal ? "horizontal" : "vertical") ones")
+                }
+            case .swipeDirection(let name, let direction):
+                let group = observation.records.filter { $0.name == name }
+                if group.isEmpty {
+                    failures.append("no \(name), expected one going \(direction.rawValue)")
+                } else if let wrong = group.first(where: { $0.direction != direction }) {
+                    failures.append("\(name) went \(wrong.direction?.rawValue ?? "?"), expected \(direction.rawValue)")
+                }
+            case .pinchScale(let spread):
+                if let scale = observation.records.last(where: { $0.name == "pinch" })?.scale {
+                    if (scale > 1) != spread { failures.append("pinch scale \(scale), expected \(spread ? "> 1" : "< 1")") }
+                } else {
+                    failures.append("no pinch, expected one with scale \(spread ? "> 1" : "< 1")")
+                }
+            case .pointerMotion(let relation, let mm):
+                let travel = observation.pointerTravel
+                let holds =
+                    switch relation {
+                    case .atLeast: travel >= mm
+                    case .atMost: travel <= mm
+                    case .equal: travel == mm
+                    }
+                if !holds { failures.append("pointer \(formatMM(travel)), expected \(relation.rawValue) \(formatMM(mm))") }
+            }
+        }
+        return failures
+    }
+
+    static func summedTranslation(_ group: [GestureRecord]) -> PhysicalPoint? {
+        let translations = group.compactMap(\.translation)
+        guard !translations.isEmpty else { return nil }
+        return translations.reduce(PhysicalPoint(x: 0, y: 0)) { PhysicalPoint(x: $0.x + $1.x, y: $0.y + $1.y) }
+    }
+
+    /// Up is toward the top of the surface (y grows downward).
+    static func dominantDirection(_ p: PhysicalPoint) -> Direction {
+        abs(p.x) > abs(p.y) ? (p.x > 0 ? .right : .left) : (p.y > 0 ? .down : .up)
+    }
+
+    /// For a header-less evemu recording, the corpus description whose name is the longest
+    /// prefix of the recording's name (`SynPS2-Synaptics-TouchPad-Clickpad.tap.events` ↔
+    /// `SynPS2-Synaptics-TouchPad-Clickpad.desc`).
+    func matchingDescription(for path: String) -> String? {
+        guard let folder = path.split(separator: "/").first.map(String.init), folder == "evemu-devices" || folder == "xorg-integration-tests"
+        else { return nil }
+        let file = String(path.split(separator: "/").last ?? "")
+        var best: String?
+        for description in Files.listDirectory(corpus + "/devices/" + folder, suffix: ".desc") {
+            let name = String(description.split(separator: "/").last ?? "")
+            let stem = String(name.dropLast(5))
+            guard file.hasPrefix(stem + ".") || file.hasPrefix(stem + " ") || file.hasPrefix(stem + "-") else { continue }
+            if best.map({ $0.count < stem.count + 5 }) ?? true { best = name }
+        }
+        return best.map { folder + "/" + $0 }
+    }
+
+    /// Every file under `path` (depth first, sorted), skipping notes and label files.
+    static func walk(_ path: String) -> [String] {
+        var files: [String] = []
+        for entry in Files.listDirectory(path, suffix: "") {
+            let children = Files.listDirectory(entry, suffix: "")
+            if !children.isEmpty {
+                files += walk(entry)
+            } else if !entry.hasSuffix(".md") && !entry.hasSuffix(".json") {
+                files.append(entry)
+            }
+        }
+        return files
+    }
+}
+
+/// A recording that could not be evaluated, with the reason.
+public struct EvaluationError: Error, CustomStringConvertible {
+    public var description: String
+}

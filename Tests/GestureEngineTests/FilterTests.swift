@@ -1,0 +1,225 @@
+import Testing
+
+@testable import GestureEngine
+
+/// A 100 × 60 mm clickpad (10 units/mm) with a 0…255 pressure axis.
+private let pad = DeviceDescription(
+    name: "test pad",
+    properties: [.pointer, .buttonpad],
+    codes: [.btnToolFinger, .btnLeft],
+    axes: [
+        EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 9),
+        EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
+        EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+        EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+        EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+    ]
+)
+
+/// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
+/// through a filter, keeping every delivered touch.
+private struct FilterRun {
+    var filter: TouchFilter
+    var positions: [UInt64: PhysicalPoint] = [:]
+    var starts: [UInt64: (PhysicalPoint, Timestamp)] = [:]
+    /// Delivered touches, frame by frame (nil = frame dropped).
+    var delivered: [[Touch]?] = []
+
+    init(_ settings: TouchFilterSettings = TouchFilterSettings(), device: DeviceDescription = pad) {
+        filter = TouchFilter(device: device, settings: settings)
+    }
+
+    /// One frame: `touches` lists (id, phase, x, y, pressure).
+    mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false) {
+        let time = Timestamp(seconds: t)
+        if let lifts = filter.flush(upTo: time, before: true) { delivered.append(lifts.touches) }
+        var list: [Touch] = []
+        for (id, phase, x, y, pressure) in touches {
+            let position = PhysicalPoint(x: x, y: y)
+            if phase == .began { starts[id] = (position, time) }
+            let start = starts[id] ?? (position, time)
+            list.append(
+                Touch(
+                    id: TouchID(id), phase: phase, position: position, previousPosition: positions[id] ?? position,
+                    startPosition: start.0, startTime: start.1, pressure: pressure))
+            positions[id] = position
+        }
+        delivered.append(filter.filter(Frame(timestamp: time, touches: list, isButtonPressed: button))?.touches)
+    }
+
+    /// Every delivered (id, phase) in order.
+    var phases: [String] {
+        delivered.compactMap { $0 }.flatMap { $0 }.map { "\($0.id.rawValue) \($0.phase.rawValue)" }
+    }
+}
+
+@Suite("Touch filter")
+struct FilterTests {
+    @Test("position hysteresis holds a wobbling contact still, passes a moving one through, rests again")
+    func hysteresis() {
+        var h = PositionHysteresis(radius: 0.5, position: PhysicalPoint(x: 10, y: 10))
+        #expect(h.update(PhysicalPoint(x: 10.3, y: 10.2)) == PhysicalPoint(x: 10, y: 10))
+        #expect(h.update(PhysicalPoint(x: 9.8, y: 9.7)) == PhysicalPoint(x: 10, y: 10))
+        #expect(h.update(PhysicalPoint(x: 12, y: 10)) == PhysicalPoint(x: 12, y: 10))
+        #expect(h.isMoving)
+        #expect(h.update(PhysicalPoint(x: 12.2, y: 10)) == PhysicalPoint(x: 12.2, y: 10))
+        #expect(h.update(PhysicalPoint(x: 12.21, y: 10)) == PhysicalPoint(x: 12.21, y: 10))
+        #expect(!h.isMoving)
+        #expect(h.update(PhysicalPoint(x: 12.5, y: 10)) == PhysicalPoint(x: 12.21, y: 10))
+    }
+
+    @Test("a finger in the middle passes; a palm-pressure contact is never delivered")
+    func palmByPressure() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20), (2, .began, 30, 30, 200)])
+        run.frame(0.20, [(1, .moved, 55, 30, 30), (2, .moved, 35, 30, 220)])
+        run.frame(0.30, [(1, .ended, 55, 30, 30), (2, .ended, 35, 30, 220)])
+        run.frame(0.40, [])
+        #expect(run.phases == ["1 began", "1 moved", "1 ended"])
+    }
+
+    @Test("a finger whose pressure grows to a palm's is cancelled once, then ignored")
+    func fingerTurnsPalm() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.20, [(1, .moved, 51, 30, 60)])
+        run.frame(0.30, [(1, .moved, 52, 30, 250)])
+        run.frame(0.40, [(1, .moved, 53, 30, 250)])
+        run.frame(0.50, [(1, .ended, 53, 30, 250)])
+        #expect(run.phases == ["1 began", "1 moved", "1 cancelled"])
+    }
+
+    @Test("a new contact's motion waits palmConfirmTime (pressure range known): a palm moves nothing")
+    func palmConfirmation() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.05, [(1, .moved, 54, 30, 90)])
+        run.frame(0.10, [(1, .moved, 58, 30, 250)])
+        let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position.x)
+        #expect(positions == [50, 50, 50])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+    }
+
+    @Test("an edge-band contact is held back: leaving the band in time makes a finger, staying makes a palm")
+    func edgeBand() {
+        var run = FilterRun()
+        // Bands: 8 % of 100 mm = 8 mm on each side.
+        run.frame(0.00, [(1, .began, 3, 30, 20), (2, .began, 97, 10, 20)])
+        run.frame(0.10, [(1, .moved, 12, 30, 20), (2, .moved, 96, 10, 20)])
+        run.frame(0.35, [(1, .moved, 20, 30, 20), (2, .moved, 80, 10, 20)])
+        run.frame(0.50, [(1, .ended, 20, 30, 20), (2, .ended, 80, 10, 20)])
+        run.frame(0.60, [])
+        #expect(run.phases == ["1 began", "1 moved", "1 ended"])
+    }
+
+    @Test("two contacts landing together in one edge band are two fingers (a scroll from the edge)")
+    func edgePair() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 97, 20, 20), (2, .began, 97, 40, 20)])
+        run.frame(0.50, [(1, .moved, 96, 20, 20), (2, .moved, 96, 40, 20)])
+        #expect(run.phases == ["1 began", "2 began"])
+    }
+
+    @Test("a quick still touch in a band is delivered after all, as a tap there")
+    func tapInBand() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 3, 30, 20)])
+        run.frame(0.08, [(1, .ended, 3.5, 30, 20)])
+        #expect(run.phases == ["1 began", "1 ended"])
+        let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
+        #expect(touches.first?.startTime == Timestamp(seconds: 0))
+    }
+
+    @Test("a thumb resting in the bottom band is never seen while a finger works; leaving upward it is")
+    func thumbBand() {
+        var run = FilterRun()
+        // Band: 15 % of 60 mm = 9 mm at the bottom (y > 51 mm).
+        run.frame(0.00, [(1, .began, 40, 56, 20)])
+        run.frame(0.50, [(1, .moved, 60, 57, 20), (2, .began, 50, 20, 20)])
+        run.frame(0.80, [(1, .moved, 62, 57, 20), (2, .moved, 50, 30, 20)])
+        run.frame(1.00, [(1, .moved, 62, 45, 20), (2, .moved, 50, 35, 20)])
+        #expect(run.phases == ["2 began", "2 moved", "1 began", "2 moved"])
+    }
+
+    @Test("a finger dropped for a frame continues: no lift, no new touch")
+    func reappearingFinger() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.20, [(1, .ended, 50, 30, 20)])
+        run.frame(0.22, [(2, .began, 51, 30, 20)])
+        run.frame(0.40, [(2, .moved, 55, 30, 20)])
+        #expect(run.phases == ["1 began", "1 moved", "1 moved"])
+        #expect(run.filter.nextDeadline == nil)
+    }
+
+    @Test("a lift is delivered liftDelay later, through nextDeadline and flush")
+    func delayedLift() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.20, [(1, .ended, 50, 30, 20)])
+        #expect(run.phases == ["1 began"])
+        let deadline = run.filter.nextDeadline
+        #expect(deadline == Timestamp(seconds: 0.24))
+        let lifted = run.filter.flush(upTo: Timestamp(seconds: 0.24))
+        #expect(lifted?.timestamp == Timestamp(seconds: 0.24))
+        #expect(lifted?.touches.map(\.phase) == [.ended])
+        #expect(run.filter.nextDeadline == nil)
+    }
+
+    @Test("a contact that keeps vanishing and coming back is a palm, and so is one landing where it was")
+    func flickeringPalm() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 30, 30, 20)])
+        run.frame(0.03, [(1, .ended, 30, 30, 20)])
+        run.frame(0.05, [(2, .began, 30, 30, 20)])
+        run.frame(0.08, [(2, .ended, 30, 30, 20)])
+        run.frame(0.10, [(3, .began, 30, 31, 20)])
+        run.frame(0.12, [(3, .ended, 30, 31, 20)])
+        run.frame(0.30, [(4, .began, 31, 30, 20)])
+        run.frame(0.35, [(4, .ended, 31, 30, 20)])
+        run.frame(0.50, [])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+    }
+
+    @Test("disabled settings pass frames through untouched")
+    func disabled() {
+        var filter = TouchFilter(device: pad, settings: .disabled)
+        let frame = Frame(
+            timestamp: Timestamp(seconds: 1),
+            touches: [Touch(id: TouchID(1), phase: .began, position: PhysicalPoint(x: 1, y: 1), startTime: Timestamp(seconds: 1), pressure: 255)])
+        #expect(filter.filter(frame) == frame)
+    }
+
+    @Test("without a known resolution only jitter is filtered: no bands, no pressure test")
+    func untrustedRanges() {
+        let inferred = DeviceDescription(
+            name: "inferred", properties: [.pointer], codes: [.btnToolFinger],
+            axes: [
+                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 9),
+                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000),
+                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600),
+                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 40),
+            ])
+        var run = FilterRun(device: inferred)
+        run.frame(0.00, [(1, .began, 0.5, 95, 40)])
+        run.frame(0.10, [(1, .moved, 10, 95, 40)])
+        #expect(run.phases == ["1 began", "1 moved"])
+    }
+
+    @Test("the Cypress quirk matches the 1280×680 pads and makes a contact landing at 63 a palm")
+    func cypressQuirk() {
+        let cypress = DeviceDescription(
+            name: "", properties: [.pointer],
+            axes: [
+                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
+                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
+                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
+                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+            ])
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
+        var run = FilterRun(device: cypress)
+        run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])
+        #expect(run.phases == ["2 began"])
+    }
+}
