@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -66,6 +67,16 @@ let package = Package(
             dependencies: [
                 "GesturedProtocol", "GesturedSystem", "GestureEngine", "GesturedConfig", "GesturedCLISupport",
                 "GesturedClient",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Benchmarks (docs/benchmarks.md); its C target (malloc counting, a nanosecond clock) is linked into it only.
+        .target(name: "CBenchSupport"),
+        .executableTarget(
+            name: "gestured-bench",
+            dependencies: [
+                "CBenchSupport", "GestureEngine", "GesturedConfig", "GesturedDaemon", "GesturedProtocol",
+                "GesturedSystem", "GesturedClient", "GesturedLogging",
             ],
             swiftSettings: strictSettings
         ),
