@@ -8,6 +8,8 @@ import GesturedSystem
 /// Baseline in the same run: the frame assembler alone on the same events.
 struct EngineBenchmark {
     var repetitions: Int
+    /// Finger counts to run (`--fingers 10` for profiling one case).
+    var fingerCounts = [1, 2, 5, 10]
 
     /// Region-scoped recognizers added to the defaults so that at least 20 recognizers run,
     /// spread over halves, quadrants, corners and edge bands of the surface.
@@ -137,7 +139,7 @@ struct EngineBenchmark {
         print("clock read: median \(fixed(overhead, 0)) ns (included in every figure below)")
         print("allocations: malloc/calloc/realloc/memalign calls counted by wrappers (Sources/CBenchSupport)")
         print("")
-        for fingers in [1, 2, 5, 10] {
+        for fingers in fingerCounts {
             let groups = Self.eventGroups(fingers: fingers, repetitions: repetitions)
             let warmup = Self.eventGroups(fingers: fingers, repetitions: 1).count
             let assembler = measureAssembler(groups, warmup: warmup)

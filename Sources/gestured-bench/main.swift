@@ -4,7 +4,7 @@ import GesturedSystem
 // build and run in release mode: swift build -c release --product gestured-bench.
 
 let usage = """
-    usage: gestured-bench engine [--repetitions N]
+    usage: gestured-bench engine [--repetitions N] [--fingers 1,2,5,10]
            gestured-bench corpus [--rounds N]
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
                                  [--gestured PATH]
@@ -28,7 +28,9 @@ func stringOption(_ name: String) -> String? {
 
 switch command {
 case "engine":
-    EngineBenchmark(repetitions: option("--repetitions", 12)).run()
+    var benchmark = EngineBenchmark(repetitions: option("--repetitions", 12))
+    if let fingers = stringOption("--fingers") { benchmark.fingerCounts = fingers.split(separator: ",").compactMap { Int($0) } }
+    benchmark.run()
 default:
     writeStandardError("gestured-bench: unknown command '\(command)'\n" + usage + "\n")
     exitProcess(64)
