@@ -147,6 +147,13 @@ extension GestureEngine {
         return nil
     }
 
+    /// ``activeIndex(_:)``, trying `hint` first: frames list touches in id order, which is
+    /// usually the order of `active`, so the next touch is usually at the next index.
+    func activeIndex(_ id: TouchID, hint: Int) -> Int? {
+        if hint < active.count, active[hint].id == id { return hint }
+        return activeIndex(id)
+    }
+
     mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
         let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position)
         if let r = sink.firstIndex(where: { $0.id == touch.id }) {
@@ -173,12 +180,14 @@ extension GestureEngine {
         var isSorted = true
         for k in touches.indices.dropFirst() where touches[k - 1].id > touches[k].id { isSorted = false }
         if !isSorted { touches.sort { $0.id < $1.id } }
+        var hint = 0
         for touch in touches {
-            if let s = suppressed.firstIndex(of: touch.id) {
+            if !suppressed.isEmpty, let s = suppressed.firstIndex(of: touch.id) {
                 if touch.phase == .ended || touch.phase == .cancelled { suppressed.remove(at: s) }
                 continue
             }
-            let known = activeIndex(touch.id)
+            let known = activeIndex(touch.id, hint: hint)
+            if let known { hint = known + 1 }
             let isEnding = touch.phase == .ended || touch.phase == .cancelled
             guard let index = known else {
                 if touch.phase == .moved || touch.phase == .stationary {
@@ -291,16 +300,9 @@ extension GestureEngine {
         else { return }
         let held = slots[i].held
         guard !held.isEmpty else { return }
-        // Usually a slot holds every touch of the list, often in the same order: then the list
-        // itself is handed over, without filtering or copying touches.
-        var heldCount = 0
-        if held.count == list.count {
-            while heldCount < list.count, held[heldCount] == list[heldCount].id { heldCount += 1 }
-        }
-        if heldCount < list.count {
-            heldCount = 0
-            for touch in list where held.contains(touch.id) { heldCount += 1 }
-        }
+        // Usually a slot holds every touch of the list: then the list itself is handed over,
+        // without filtering or copying touches.
+        let heldCount = Self.countHeld(list, held)
         if heldCount == 0 { return }
         if heldCount == list.count {
             invoke(i, phase, list)
@@ -313,6 +315,29 @@ extension GestureEngine {
         invoke(i, phase, buffer)
         buffer.removeAll(keepingCapacity: true)
         subset = buffer
+    }
+
+    /// How many touches of `list` (in id order, as `ingest` leaves the lists) are in `held`.
+    /// Touch ids grow with time, so `held` (in arrival order) is usually in id order too, and
+    /// one merge pass counts; otherwise every touch is looked up.
+    private static func countHeld(_ list: [Touch], _ held: [TouchID]) -> Int {
+        var sorted = true
+        for k in held.indices.dropFirst() where held[k] < held[k - 1] {
+            sorted = false
+            break
+        }
+        var count = 0
+        if sorted {
+            var j = 0
+            for touch in list {
+                while j < held.count, held[j] < touch.id { j += 1 }
+                if j == held.count { break }
+                if held[j] == touch.id { count += 1 }
+            }
+        } else {
+            for touch in list where held.contains(touch.id) { count += 1 }
+        }
+        return count
     }
 
     private mutating func invoke(_ i: Int, _ phase: TouchPhase, _ touches: [Touch]) {

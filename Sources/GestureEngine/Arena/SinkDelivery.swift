@@ -40,14 +40,27 @@ extension GestureEngine {
         return (began, ended)
     }
 
+    /// True when some slot could delay a touch at all (``delays(for:)`` is then worth asking):
+    /// while every recognizer holding touches has begun, none does.
+    var mayDelayTouches: Bool {
+        for i in slots.indices
+        where slots[i].state == .possible && !slots[i].history.isEmpty
+            && (slots[i].configuration.delaysTouchesBegan || slots[i].configuration.delaysTouchesEnded)
+        {
+            return true
+        }
+        return false
+    }
+
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
+        let mayDelay = mayDelayTouches
         for r in sink.indices {
             if sink[r].finished {
                 sink[r].incoming.removeAll(keepingCapacity: true)
                 continue
             }
-            let delay = sink[r].owned ? (began: false, ended: false) : delays(for: sink[r].id)
+            let delay = sink[r].owned || !mayDelay ? (began: false, ended: false) : delays(for: sink[r].id)
             // `sink` and `sinkOutput` are distinct stored properties: the record is changed in
             // place, its arrays uniquely referenced, without moving it out and back.
             Self.deliver(&sink[r], delay: delay, now: now, into: &sinkOutput)
