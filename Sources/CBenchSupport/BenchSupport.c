@@ -76,3 +76,9 @@ uint64_t cbs_process_cpu_nanoseconds(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
+
+uint64_t cbs_thread_cpu_nanoseconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}

@@ -31,6 +31,15 @@ case "engine":
     var benchmark = EngineBenchmark(repetitions: option("--repetitions", 12))
     if let fingers = stringOption("--fingers") { benchmark.fingerCounts = fingers.split(separator: ",").compactMap { Int($0) } }
     benchmark.run()
+case "corpus":
+    CorpusBenchmark(rounds: option("--rounds", 3)).run()
+case "daemon":
+    await DaemonBenchmark(
+        clients: option("--clients", 200),
+        devices: option("--devices", 4),
+        idleSeconds: option("--idle-seconds", 10),
+        gesturedPath: stringOption("--gestured")
+    ).run()
 default:
     writeStandardError("gestured-bench: unknown command '\(command)'\n" + usage + "\n")
     exitProcess(64)

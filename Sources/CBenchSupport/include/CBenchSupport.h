@@ -18,4 +18,7 @@ uint64_t cbs_monotonic_nanoseconds(void);
 /// CLOCK_PROCESS_CPUTIME_ID in nanoseconds.
 uint64_t cbs_process_cpu_nanoseconds(void);
 
+/// CLOCK_THREAD_CPUTIME_ID in nanoseconds: the calling thread's CPU time.
+uint64_t cbs_thread_cpu_nanoseconds(void);
+
 #endif
