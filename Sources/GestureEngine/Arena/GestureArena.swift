@@ -282,6 +282,8 @@ extension GestureEngine {
 
     mutating func deliverFrame() {
         for i in slots.indices {
+            // Most slots hold nothing: skip them before passing a list (a retain) around.
+            if slots[i].held.isEmpty { continue }
             if !frameBegan.isEmpty { deliver(.began, from: frameBegan, to: i) }
             if !frameMoved.isEmpty { deliver(.moved, from: frameMoved, to: i) }
             if !frameEnded.isEmpty { deliver(.ended, from: frameEnded, to: i) }

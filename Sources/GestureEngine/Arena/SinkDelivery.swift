@@ -30,7 +30,11 @@ extension GestureEngine {
     }
 
     /// Whether recognizers still deciding about `id` hold back its began/moved and its end.
-    func delays(for id: TouchID) -> (began: Bool, ended: Bool) {
+    func delays(for id: TouchID) -> (began: Bool, ended: Bool) { Self.delays(for: id, in: slots) }
+
+    /// ``delays(for:)`` as a static function: called from a mutating method, an instance
+    /// method made the compiler copy the whole engine first.
+    static func delays(for id: TouchID, in slots: [Slot]) -> (began: Bool, ended: Bool) {
         var began = false
         var ended = false
         for i in slots.indices where slots[i].state == .possible && slots[i].history.contains(id) {
@@ -42,7 +46,7 @@ extension GestureEngine {
 
     /// True when some slot could delay a touch at all (``delays(for:)`` is then worth asking):
     /// while every recognizer holding touches has begun, none does.
-    var mayDelayTouches: Bool {
+    static func mayDelayTouches(_ slots: [Slot]) -> Bool {
         for i in slots.indices
         where slots[i].state == .possible && !slots[i].history.isEmpty
             && (slots[i].configuration.delaysTouchesBegan || slots[i].configuration.delaysTouchesEnded)
@@ -54,13 +58,14 @@ extension GestureEngine {
 
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
-        let mayDelay = mayDelayTouches
+        let mayDelay = Self.mayDelayTouches(slots)
         for r in sink.indices {
             if sink[r].finished {
                 sink[r].incoming.removeAll(keepingCapacity: true)
                 continue
             }
-            let delay = sink[r].owned || !mayDelay ? (began: false, ended: false) : delays(for: sink[r].id)
+            let delay =
+                sink[r].owned || !mayDelay ? (began: false, ended: false) : Self.delays(for: sink[r].id, in: slots)
             // `sink` and `sinkOutput` are distinct stored properties: the record is changed in
             // place, its arrays uniquely referenced, without moving it out and back.
             Self.deliver(&sink[r], delay: delay, now: now, into: &sinkOutput)

@@ -79,7 +79,7 @@ struct Slot: Sendable {
     /// the recognizer through the array's in-place accessor: the read accessor would copy the
     /// whole slot first.
     mutating func currentValues(at now: Timestamp) -> GestureValues {
-        recognizer.values(at: now)
+        recognizer.currentValues(at: now)
     }
 
     /// The state an action reports for this slot's `state`.
