@@ -4,7 +4,7 @@ import GesturedSystem
 // build and run in release mode: swift build -c release --product gestured-bench.
 
 let usage = """
-    usage: gestured-bench engine [--repetitions N] [--fingers 1,2,5,10]
+    usage: gestured-bench engine [--repetitions N] [--runs N] [--fingers 1,2,5,10]
            gestured-bench corpus [--rounds N]
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
                                  [--gestured PATH]
@@ -29,6 +29,7 @@ func stringOption(_ name: String) -> String? {
 switch command {
 case "engine":
     var benchmark = EngineBenchmark(repetitions: option("--repetitions", 12))
+    benchmark.runs = option("--runs", 3)
     if let fingers = stringOption("--fingers") { benchmark.fingerCounts = fingers.split(separator: ",").compactMap { Int($0) } }
     benchmark.run()
 case "corpus":
