@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -73,6 +74,16 @@ let package = Package(
         .executableTarget(
             name: "gestured-eval",
             dependencies: ["GestureEngine", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport"],
+            swiftSettings: strictSettings
+        ),
+        // Benchmarks (docs/benchmarks.md); its C target (malloc counting, a nanosecond clock) is linked into it only.
+        .target(name: "CBenchSupport"),
+        .executableTarget(
+            name: "gestured-bench",
+            dependencies: [
+                "CBenchSupport", "GestureEngine", "GesturedConfig", "GesturedDaemon", "GesturedProtocol",
+                "GesturedSystem", "GesturedClient", "GesturedLogging",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -20,7 +20,8 @@ declare -A allowed=(
   [gestured]="GesturedDaemon GesturedCLISupport GesturedLogging GesturedSystem"
   [gesturectl]="GesturedProtocol GesturedSystem GestureEngine GesturedConfig GesturedCLISupport GesturedClient Synchronization"
   [gestured-eval]="GestureEngine GesturedConfig GesturedDaemon GesturedCLISupport GesturedSystem GesturedProtocol Dispatch Synchronization"
-  [gestured-bench]="GestureEngine GesturedDaemon GesturedProtocol GesturedSystem GesturedConfig Dispatch Synchronization"
+  [gestured-bench]="CBenchSupport Glibc GestureEngine GesturedDaemon GesturedProtocol GesturedSystem GesturedConfig GesturedClient GesturedLogging Dispatch Synchronization"
+  [CBenchSupport]=""
 )
 for dir in Sources/*/; do
   target=$(basename "$dir")

@@ -77,7 +77,15 @@ public struct GestureEngine: Sendable {
     /// Runs one engine step for `frame` (spec §5.5); `frame.timestamp` is "now". Deadlines up
     /// to and including the frame's time fire first, as their own steps.
     public mutating func process(_ frame: Frame) -> [EngineOutput] {
-        var out = advance(to: frame.timestamp)
+        var out: [EngineOutput] = []
+        process(frame, into: &out)
+        return out
+    }
+
+    /// ``process(_:)`` appending to `out` instead of returning a new array, so that a caller
+    /// reusing one buffer (`removeAll(keepingCapacity: true)`) allocates nothing per frame.
+    public mutating func process(_ frame: Frame, into out: inout [EngineOutput]) {
+        advance(to: frame.timestamp, into: &out)
         beginStep(at: frame.timestamp)
         ingest(frame)
         handleButton(frame.isButtonPressed)
@@ -85,13 +93,18 @@ public struct GestureEngine: Sendable {
         deliverFrame()
         failStrandedRecognizers()
         finishStep(into: &out)
-        return out
     }
 
     /// Fires every deadline ≤ `now` (spec §6.2), each deadline as one step. Times never go
     /// backwards: an earlier `now` is treated as the current time.
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         var out: [EngineOutput] = []
+        advance(to: time, into: &out)
+        return out
+    }
+
+    /// ``advance(to:)`` appending to `out`.
+    public mutating func advance(to time: Timestamp, into out: inout [EngineOutput]) {
         let target = max(time, now)
         // A recognizer that keeps re-arming a timer for "now" would spin here forever; after a
         // generous number of steps its due timers are dropped and the bug reported.
@@ -109,7 +122,6 @@ public struct GestureEngine: Sendable {
             finishStep(into: &out)
         }
         now = target
-        return out
     }
 
     /// Cancels everything in flight (device gone, grab lost): every active touch is cancelled,

@@ -147,6 +147,13 @@ extension GestureEngine {
         return nil
     }
 
+    /// ``activeIndex(_:)``, trying `hint` first: frames list touches in id order, which is
+    /// usually the order of `active`, so the next touch is usually at the next index.
+    func activeIndex(_ id: TouchID, hint: Int) -> Int? {
+        if hint < active.count, active[hint].id == id { return hint }
+        return activeIndex(id)
+    }
+
     mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
         let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position)
         if let r = sink.firstIndex(where: { $0.id == touch.id }) {
@@ -173,12 +180,14 @@ extension GestureEngine {
         var isSorted = true
         for k in touches.indices.dropFirst() where touches[k - 1].id > touches[k].id { isSorted = false }
         if !isSorted { touches.sort { $0.id < $1.id } }
+        var hint = 0
         for touch in touches {
-            if let s = suppressed.firstIndex(of: touch.id) {
+            if !suppressed.isEmpty, let s = suppressed.firstIndex(of: touch.id) {
                 if touch.phase == .ended || touch.phase == .cancelled { suppressed.remove(at: s) }
                 continue
             }
-            let known = activeIndex(touch.id)
+            let known = activeIndex(touch.id, hint: hint)
+            if let known { hint = known + 1 }
             let isEnding = touch.phase == .ended || touch.phase == .cancelled
             guard let index = known else {
                 if touch.phase == .moved || touch.phase == .stationary {
@@ -249,10 +258,11 @@ extension GestureEngine {
     mutating func assignBeganTouches() {
         for touch in frameBegan {
             for i in slots.indices {
-                let slot = slots[i]
-                guard slot.isEnabled, !slot.isClosed, !slot.state.isFinal,
-                    slot.configuration.policy.toolTypes.contains(touch.toolType),
-                    slot.configuration.region.contains(
+                let state = slots[i].state
+                guard slots[i].configuration.isEnabled, !(slots[i].isDiscrete && slots[i].pending == .recognized),
+                    !state.isFinal,
+                    slots[i].configuration.policy.toolTypes.contains(touch.toolType),
+                    slots[i].configuration.region.contains(
                         touch.startPosition,
                         surfaceWidth: surfaceWidth,
                         surfaceHeight: surfaceHeight
@@ -261,7 +271,7 @@ extension GestureEngine {
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
                 // A gesture already in progress owns touches it receives later as well.
-                if slot.state.isActive, slot.configuration.cancelsTouchesInView {
+                if state.isActive, slots[i].configuration.cancelsTouchesInView {
                     markOwned(touch.id, by: i)
                 }
             }
@@ -272,12 +282,15 @@ extension GestureEngine {
 
     mutating func deliverFrame() {
         for i in slots.indices {
-            deliver(.began, from: frameBegan, to: i)
-            deliver(.moved, from: frameMoved, to: i)
-            deliver(.ended, from: frameEnded, to: i)
-            deliver(.cancelled, from: frameCancelled, to: i)
+            // Most slots hold nothing: skip them before passing a list (a retain) around.
+            if slots[i].held.isEmpty { continue }
+            if !frameBegan.isEmpty { deliver(.began, from: frameBegan, to: i) }
+            if !frameMoved.isEmpty { deliver(.moved, from: frameMoved, to: i) }
+            if !frameEnded.isEmpty { deliver(.ended, from: frameEnded, to: i) }
+            if !frameCancelled.isEmpty { deliver(.cancelled, from: frameCancelled, to: i) }
         }
         // Lifted touches are held no longer, whether or not they were delivered.
+        guard !frameEnded.isEmpty || !frameCancelled.isEmpty else { return }
         for i in slots.indices {
             for touch in frameEnded { slots[i].release(touch.id) }
             for touch in frameCancelled { slots[i].release(touch.id) }
@@ -285,32 +298,70 @@ extension GestureEngine {
     }
 
     private mutating func deliver(_ phase: TouchPhase, from list: [Touch], to i: Int) {
-        guard !list.isEmpty, !slots[i].state.isFinal, !slots[i].isClosed, !slots[i].held.isEmpty else { return }
+        guard !list.isEmpty, !slots[i].state.isFinal, !(slots[i].isDiscrete && slots[i].pending == .recognized)
+        else { return }
+        let held = slots[i].held
+        guard !held.isEmpty else { return }
+        // Usually a slot holds every touch of the list: then the list itself is handed over,
+        // without filtering or copying touches.
+        let heldCount = Self.countHeld(list, held)
+        if heldCount == 0 { return }
+        if heldCount == list.count {
+            invoke(i, phase, list)
+            return
+        }
         var buffer = subset
         subset = []
         buffer.removeAll(keepingCapacity: true)
-        for touch in list where slots[i].holds(touch.id) { buffer.append(touch) }
-        if !buffer.isEmpty {
-            switch phase {
-            case .began: invoke(i, .began(buffer), input: "touches began")
-            case .moved, .stationary: invoke(i, .moved(buffer), input: "touches moved")
-            case .ended: invoke(i, .ended(buffer), input: "touches ended")
-            case .cancelled: invoke(i, .cancelled(buffer), input: "touches cancelled")
-            }
-        }
+        for touch in list where held.contains(touch.id) { buffer.append(touch) }
+        invoke(i, phase, buffer)
         buffer.removeAll(keepingCapacity: true)
         subset = buffer
+    }
+
+    /// How many touches of `list` (in id order, as `ingest` leaves the lists) are in `held`.
+    /// Touch ids grow with time, so `held` (in arrival order) is usually in id order too, and
+    /// one merge pass counts; otherwise every touch is looked up.
+    private static func countHeld(_ list: [Touch], _ held: [TouchID]) -> Int {
+        var sorted = true
+        for k in held.indices.dropFirst() where held[k] < held[k - 1] {
+            sorted = false
+            break
+        }
+        var count = 0
+        if sorted {
+            var j = 0
+            for touch in list {
+                while j < held.count, held[j] < touch.id { j += 1 }
+                if j == held.count { break }
+                if held[j] == touch.id { count += 1 }
+            }
+        } else {
+            for touch in list where held.contains(touch.id) { count += 1 }
+        }
+        return count
+    }
+
+    private mutating func invoke(_ i: Int, _ phase: TouchPhase, _ touches: [Touch]) {
+        switch phase {
+        case .began: invoke(i, .began(touches), input: "touches began")
+        case .moved, .stationary: invoke(i, .moved(touches), input: "touches moved")
+        case .ended: invoke(i, .ended(touches), input: "touches ended")
+        case .cancelled: invoke(i, .cancelled(touches), input: "touches cancelled")
+        }
     }
 
     /// Calls one hook of slot `i` and applies what it asked for: ignores, timers, then state
     /// requests in order.
     mutating func invoke(_ i: Int, _ call: AnyRecognizer.Call, input: String) {
-        var ctx = context
-        context = RecognizerContext.placeholder
-        ctx.clear(now: now, state: slots[i].logical)
-        slots[i].recognizer.handle(call, context: &ctx)
-        for id in ctx.ignoredTouches { slots[i].forget(id) }
-        for op in ctx.timerOperations {
+        // `slots` and `context` are distinct stored properties, so the recognizer gets the
+        // engine's context in place: no copy, and its arrays stay uniquely referenced.
+        context.clear(now: now, state: slots[i].logical)
+        slots[i].recognizer.handle(call, context: &context)
+        if !context.ignoredTouches.isEmpty {
+            for id in context.ignoredTouches { slots[i].forget(id) }
+        }
+        for op in context.timerOperations {
             switch op {
             case .schedule(let token, let deadline):
                 slots[i].timers.removeAll { $0.token == token }
@@ -320,12 +371,13 @@ extension GestureEngine {
                 slots[i].timers.removeAll { $0.token == token }
             }
         }
-        for request in ctx.requests {
+        // Nothing that `resolve` reaches calls a recognizer, so the context is not reused
+        // while its requests are read.
+        for request in context.requests {
             // The recognizer sees its own request at once; the arena may still overrule it.
             if !slots[i].state.isFinal { slots[i].logical = request }
             resolve(i, request, input: input)
         }
-        context = ctx
     }
 
     // MARK: - Timers (spec §6.2)
@@ -352,37 +404,39 @@ extension GestureEngine {
     // MARK: - State requests (spec §5.3)
 
     mutating func resolve(_ i: Int, _ requested: RecognizerState, input: String) {
-        let slot = slots[i]
-        if slot.state.isFinal { return }
-        if slot.pending != .none {
+        // Copies of single fields: copying `slots[i]` whole costs a dozen retains per request.
+        let state = slots[i].state
+        let pending = slots[i].pending
+        if state.isFinal { return }
+        if pending != .none {
             switch requested {
             case .changed:
                 return
             case .ended:
-                if slot.pending == .began { slots[i].pending = .beganThenEnded }
+                if pending == .began { slots[i].pending = .beganThenEnded }
                 return
             case .cancelled, .failed:
                 fail(i, input: input)
                 return
             case .possible, .began:
-                note(.engineBug("'\(slot.name)' requested \(requested.rawValue) while pending"))
+                note(.engineBug("'\(slots[i].name)' requested \(requested.rawValue) while pending"))
                 return
             }
         }
-        guard RecognizerTransitions.isLegalRequest(from: slot.state, to: requested, isDiscrete: slot.isDiscrete)
+        guard RecognizerTransitions.isLegalRequest(from: state, to: requested, isDiscrete: slots[i].isDiscrete)
         else {
             note(
                 .engineBug(
-                    "'\(slot.name)' requested the illegal transition \(slot.state.rawValue) → \(requested.rawValue), ignoring"
+                    "'\(slots[i].name)' requested the illegal transition \(state.rawValue) → \(requested.rawValue), ignoring"
                 )
             )
-            slots[i].logical = slot.state
+            slots[i].logical = state
             return
         }
         switch requested {
         case .began:
             tryBegin(i, requested, input: input)
-        case .ended where slot.state == .possible:
+        case .ended where state == .possible:
             tryBegin(i, requested, input: input)
         case .failed:
             fail(i, input: input)
@@ -390,9 +444,9 @@ extension GestureEngine {
             slots[i].state = .changed
             recordAction(i, .changed)
         case .ended, .cancelled:
-            noteTransition(i, from: slot.state, to: requested, input: input)
+            noteTransition(i, from: state, to: requested, input: input)
             slots[i].state = requested
-            recordAction(i, slot.gestureState(for: requested))
+            recordAction(i, slots[i].gestureState(for: requested))
         case .possible:
             break
         }
@@ -527,17 +581,20 @@ extension GestureEngine {
     }
 
     mutating func recordAction(_ i: Int, _ state: GestureState) {
-        let slot = slots[i]
-        let v = slot.recognizer.values(at: now)
+        let v = slots[i].currentValues(at: now)
         let event = GestureEvent(
-            name: slot.name,
-            kind: slot.gestureKind,
+            name: slots[i].configuration.name,
+            kind: slots[i].gestureKind,
             state: state,
             timestamp: now,
-            sequence: slot.sequence,
+            sequence: slots[i].sequence,
             fingers: v.fingers,
             location: v.location,
-            locationFraction: device.fraction(of: v.location),
+            // device.fraction(of:) with the surface size computed once at init.
+            locationFraction: PhysicalPoint(
+                x: surfaceWidth > 0 ? v.location.x / surfaceWidth : 0,
+                y: surfaceHeight > 0 ? v.location.y / surfaceHeight : 0
+            ),
             taps: v.taps,
             direction: v.direction,
             edge: v.edge,
@@ -548,7 +605,7 @@ extension GestureEngine {
             scalarVelocity: v.scalarVelocity,
             values: v.values
         )
-        if state == .changed, let k = slot.changedActionIndex {
+        if state == .changed, let k = slots[i].changedActionIndex {
             actions[k] = event
             return
         }
@@ -582,11 +639,8 @@ extension GestureEngine {
                     }
                     let pending = slots[r].pending
                     slots[r].pending = .none
-                    var ctx = context
-                    context = RecognizerContext.placeholder
-                    ctx.clear(now: now, state: slots[r].logical)
-                    slots[r].recognizer.handle(.willBegin, context: &ctx)
-                    context = ctx
+                    context.clear(now: now, state: slots[r].logical)
+                    slots[r].recognizer.handle(.willBegin, context: &context)
                     switch pending {
                     case .began:
                         commitBegin(r, .began, input: "failure requirements met")
@@ -619,22 +673,8 @@ extension GestureEngine {
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)
-            var ctx = context
-            context = RecognizerContext.placeholder
-            slots[i].recognizer.handle(.reset, context: &ctx)
-            context = ctx
+            slots[i].recognizer.handle(.reset, context: &context)
         }
     }
 }
 
-extension RecognizerContext {
-    /// Stands in for the engine's scratch context while a recognizer holds it, so the real one
-    /// stays uniquely referenced and its arrays are reused.
-    static let placeholder = RecognizerContext(
-        now: .zero,
-        state: .possible,
-        sloppiness: 1,
-        surfaceWidth: 0,
-        surfaceHeight: 0
-    )
-}

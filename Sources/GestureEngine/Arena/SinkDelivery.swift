@@ -30,99 +30,113 @@ extension GestureEngine {
     }
 
     /// Whether recognizers still deciding about `id` hold back its began/moved and its end.
-    func delays(for id: TouchID) -> (began: Bool, ended: Bool) {
+    func delays(for id: TouchID) -> (began: Bool, ended: Bool) { Self.delays(for: id, in: slots) }
+
+    /// ``delays(for:)`` as a static function: called from a mutating method, an instance
+    /// method made the compiler copy the whole engine first.
+    static func delays(for id: TouchID, in slots: [Slot]) -> (began: Bool, ended: Bool) {
         var began = false
         var ended = false
-        for i in slots.indices where slots[i].state == .possible && slots[i].hasHistory(id) {
+        for i in slots.indices where slots[i].state == .possible && slots[i].history.contains(id) {
             began = began || slots[i].configuration.delaysTouchesBegan
             ended = ended || slots[i].configuration.delaysTouchesEnded
         }
         return (began, ended)
     }
 
+    /// True when some slot could delay a touch at all (``delays(for:)`` is then worth asking):
+    /// while every recognizer holding touches has begun, none does.
+    static func mayDelayTouches(_ slots: [Slot]) -> Bool {
+        for i in slots.indices
+        where slots[i].state == .possible && !slots[i].history.isEmpty
+            && (slots[i].configuration.delaysTouchesBegan || slots[i].configuration.delaysTouchesEnded)
+        {
+            return true
+        }
+        return false
+    }
+
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
+        let mayDelay = Self.mayDelayTouches(slots)
         for r in sink.indices {
-            // Move the record out so its arrays stay uniquely referenced while they change.
-            var record = sink[r]
-            sink[r] = SinkRecord(id: record.id, position: record.position)
-            if record.finished {
-                record.incoming.removeAll(keepingCapacity: true)
-                sink[r] = record
+            if sink[r].finished {
+                sink[r].incoming.removeAll(keepingCapacity: true)
                 continue
             }
-            if record.owned {
+            let delay =
+                sink[r].owned || !mayDelay ? (began: false, ended: false) : Self.delays(for: sink[r].id, in: slots)
+            // `sink` and `sinkOutput` are distinct stored properties: the record is changed in
+            // place, its arrays uniquely referenced, without moving it out and back.
+            Self.deliver(&sink[r], delay: delay, now: now, into: &sinkOutput)
+        }
+    }
+
+    private static func deliver(
+        _ record: inout SinkRecord,
+        delay: (began: Bool, ended: Bool),
+        now: Timestamp,
+        into output: inout [SinkTouchEvent]
+    ) {
+        if record.owned {
+            if record.reached {
+                output.append(
+                    SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position)
+                )
+            }
+            record.finished = true
+            record.buffer.removeAll()
+            record.heldEnd = nil
+            record.incoming.removeAll(keepingCapacity: true)
+            return
+        }
+        for event in record.incoming {
+            switch event.phase {
+            case .began, .moved, .stationary:
+                if delay.began {
+                    record.buffer.append(event)
+                } else {
+                    flush(&record, into: &output)
+                    output.append(event)
+                    if event.phase == .began { record.reached = true }
+                }
+            case .ended:
+                record.heldEnd = event
+            case .cancelled:
                 if record.reached {
-                    emitSink(
-                        SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position)
-                    )
+                    output.append(event)
                 }
                 record.finished = true
                 record.buffer.removeAll()
                 record.heldEnd = nil
-                record.incoming.removeAll(keepingCapacity: true)
-                sink[r] = record
-                continue
             }
-            let delay = delays(for: record.id)
-            for event in record.incoming {
-                switch event.phase {
-                case .began, .moved, .stationary:
-                    if delay.began {
-                        record.buffer.append(event)
-                    } else {
-                        flush(&record)
-                        emitSink(event)
-                        if event.phase == .began { record.reached = true }
-                    }
-                case .ended:
-                    record.heldEnd = event
-                case .cancelled:
+        }
+        record.incoming.removeAll(keepingCapacity: true)
+        if !record.finished {
+            if !delay.began { flush(&record, into: &output) }
+            if let end = record.heldEnd, record.buffer.isEmpty, !delay.ended {
+                if record.endCancelled {
                     if record.reached {
-                        emitSink(event)
+                        output.append(
+                            SinkTouchEvent(touch: end.touch, phase: .cancelled, timestamp: now, position: end.position)
+                        )
                     }
-                    record.finished = true
-                    record.buffer.removeAll()
-                    record.heldEnd = nil
+                } else {
+                    output.append(end)
                 }
+                record.heldEnd = nil
+                record.finished = true
             }
-            record.incoming.removeAll(keepingCapacity: true)
-            if !record.finished {
-                if !delay.began { flush(&record) }
-                if let end = record.heldEnd, record.buffer.isEmpty, !delay.ended {
-                    if record.endCancelled {
-                        if record.reached {
-                            emitSink(
-                                SinkTouchEvent(
-                                    touch: end.touch,
-                                    phase: .cancelled,
-                                    timestamp: now,
-                                    position: end.position
-                                )
-                            )
-                        }
-                    } else {
-                        emitSink(end)
-                    }
-                    record.heldEnd = nil
-                    record.finished = true
-                }
-            }
-            sink[r] = record
         }
     }
 
-    private mutating func flush(_ record: inout SinkRecord) {
+    private static func flush(_ record: inout SinkRecord, into output: inout [SinkTouchEvent]) {
         guard !record.buffer.isEmpty else { return }
         for event in record.buffer {
-            emitSink(event)
+            output.append(event)
             if event.phase == .began { record.reached = true }
         }
         record.buffer.removeAll()
-    }
-
-    private mutating func emitSink(_ event: SinkTouchEvent) {
-        sinkOutput.append(event)
     }
 
     /// Forgets touches that are gone from the device and settled at the sink.

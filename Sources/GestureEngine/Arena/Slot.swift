@@ -75,6 +75,13 @@ struct Slot: Sendable {
         if let i = history.firstIndex(of: id) { history.remove(at: i) }
     }
 
+    /// The recognizer's values now. Mutating only so that `slots[i].currentValues(at:)` reaches
+    /// the recognizer through the array's in-place accessor: the read accessor would copy the
+    /// whole slot first.
+    mutating func currentValues(at now: Timestamp) -> GestureValues {
+        recognizer.currentValues(at: now)
+    }
+
     /// The state an action reports for this slot's `state`.
     func gestureState(for state: RecognizerState) -> GestureState {
         switch state {

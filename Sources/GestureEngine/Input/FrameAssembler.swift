@@ -81,7 +81,57 @@ public struct FrameAssembler: Sendable {
         var isEmpty: Bool { x == nil && y == nil && trackingID == nil }
     }
 
+    /// Axis figures looked up once: ``DeviceDescription`` keeps its axes in a dictionary, and
+    /// every touch of every frame converts its position (spec §2.1.2).
+    private struct Conversion: Sendable {
+        var xMinimum: Int32
+        var yMinimum: Int32
+        /// Units per millimetre (``DeviceDescription/resolutionX``, with its fallback).
+        var xResolution: Double
+        var yResolution: Double
+        /// Units per millimetre of `ABS_MT_TOUCH_MAJOR` / `MINOR` (their own resolution, else X).
+        var touchMajorResolution: Double
+        var touchMinorResolution: Double
+        var hasTouchKey: Bool
+
+        init(_ device: DeviceDescription) {
+            xMinimum = device.xAxis?.minimum ?? 0
+            yMinimum = device.yAxis?.minimum ?? 0
+            xResolution = device.resolutionX
+            yResolution = device.resolutionY
+            func sizeResolution(_ usage: EventUsage) -> Double {
+                if let resolution = device.axis(usage)?.resolution, resolution > 0 { return Double(resolution) }
+                return device.resolutionX
+            }
+            touchMajorResolution = sizeResolution(.absMTTouchMajor)
+            touchMinorResolution = sizeResolution(.absMTTouchMinor)
+            hasTouchKey = device.codes.contains(.btnTouch)
+        }
+    }
+
+    /// Keys held, as a bit set over key codes (`KEY_MAX` is 0x2ff): checked on every frame,
+    /// where a `Set` would hash each code.
+    private struct KeySet: Sendable {
+        private var words = [UInt64](repeating: 0, count: 12)
+
+        func contains(_ code: UInt16) -> Bool {
+            let word = Int(code) >> 6
+            return word < words.count && words[word] & (1 << UInt64(code & 63)) != 0
+        }
+
+        mutating func insert(_ code: UInt16) {
+            let word = Int(code) >> 6
+            if word < words.count { words[word] |= 1 << UInt64(code & 63) }
+        }
+
+        mutating func remove(_ code: UInt16) {
+            let word = Int(code) >> 6
+            if word < words.count { words[word] &= ~(1 << UInt64(code & 63)) }
+        }
+    }
+
     private let mode: Mode
+    private let conversion: Conversion
     private var slots: [Slot]
     private var currentSlot = 0
     private var nextTouchID: UInt64 = 1
@@ -89,7 +139,10 @@ public struct FrameAssembler: Sendable {
     /// Touches that ended, were cancelled or began-and-ended during the current kernel frame.
     private var closedThisFrame: [Touch] = []
     /// Keys (`BTN_*`) currently held, by code.
-    private var keysDown: Set<UInt16> = []
+    private var keysDown = KeySet()
+    /// The touch list of the last frame, reused for the next one once the caller has let go
+    /// of that frame, so that steady-state frames allocate nothing.
+    private var spareTouches: [Touch] = []
     private var reportsFingerCount: Bool
     private var isResyncing = false
     private var diagnostics: [EngineDiagnostic] = []
@@ -116,6 +169,7 @@ public struct FrameAssembler: Sendable {
         precondition(maxTouches > 0, "maxTouches must be positive")
         self.device = device
         self.maxTouches = maxTouches
+        self.conversion = Conversion(device)
         if device.axis(.absMTSlot) != nil {
             mode = .protocolB
         } else if device.axis(.absMTPositionX) != nil {
@@ -154,7 +208,7 @@ public struct FrameAssembler: Sendable {
         case EventUsage.evKey:
             if event.value != 0 { keysDown.insert(event.usage.code) } else { keysDown.remove(event.usage.code) }
             if event.usage == .btnTouch { touchKeySeen = true }
-            if Self.fingerCountCodes[event.usage.code] != nil || event.usage == .btnTouch { reportsFingerCount = true }
+            if Self.fingerCount(ofKey: event.usage.code) != nil || event.usage == .btnTouch { reportsFingerCount = true }
         case EventUsage.evAbs:
             switch mode {
             case .protocolB: absProtocolB(event)
@@ -431,7 +485,7 @@ public struct FrameAssembler: Sendable {
 
     /// BTN_TOUCH when the device has it, else BTN_TOOL_FINGER (some old pads lack BTN_TOUCH).
     private var isSingleTouchDown: Bool {
-        if device.codes.contains(.btnTouch) || keysDown.contains(EventUsage.btnTouch.code) {
+        if conversion.hasTouchKey || keysDown.contains(EventUsage.btnTouch.code) {
             return keysDown.contains(EventUsage.btnTouch.code)
         }
         return keysDown.contains(EventUsage.btnToolFinger.code)
@@ -469,8 +523,13 @@ public struct FrameAssembler: Sendable {
         )
     }
 
+    /// ``DeviceDescription/physicalPoint(_:)`` of the slot's position, with the axis figures
+    /// looked up once.
     private func position(ofSlot index: Int) -> PhysicalPoint {
-        device.physicalPoint(DevicePoint(x: slots[index].x, y: slots[index].y))
+        PhysicalPoint(
+            x: Double(slots[index].x - conversion.xMinimum) / conversion.xResolution,
+            y: Double(slots[index].y - conversion.yMinimum) / conversion.yResolution
+        )
     }
 
     private static func toolType(_ value: Int32) -> ToolType {
@@ -534,19 +593,10 @@ public struct FrameAssembler: Sendable {
             startTime: contact.startTime,
             toolType: Self.toolType(slot.toolType),
             pressure: slot.pressure,
-            touchMajorMillimeters: slot.touchMajor.map { millimeters($0, axis: .absMTTouchMajor) },
-            touchMinorMillimeters: slot.touchMinor.map { millimeters($0, axis: .absMTTouchMinor) },
+            touchMajorMillimeters: slot.touchMajor.map { Double($0) / conversion.touchMajorResolution },
+            touchMinorMillimeters: slot.touchMinor.map { Double($0) / conversion.touchMinorResolution },
             orientation: slot.orientation
         )
-    }
-
-    /// Touch sizes use their own axis resolution when it has one, else the X position
-    /// resolution (the kernel documents them in surface units).
-    private func millimeters(_ value: Int32, axis usage: EventUsage) -> Double {
-        if let resolution = device.axis(usage)?.resolution, resolution > 0 {
-            return Double(value) / Double(resolution)
-        }
-        return Double(value) / device.resolutionX
     }
 
     private mutating func monotonic(_ time: Timestamp) -> Timestamp {
@@ -569,8 +619,14 @@ public struct FrameAssembler: Sendable {
         case .protocolA: matchProtocolA(at: timestamp)
         case .singleTouch: updateSingleTouch(at: timestamp)
         }
-        var touches = closedThisFrame
-        closedThisFrame = []
+        // Reuse last frame's list when its frame is gone (unique again); otherwise this
+        // allocates a fresh one, as copy-on-write demands.
+        var touches = spareTouches
+        spareTouches = []
+        touches.removeAll(keepingCapacity: true)
+        touches.reserveCapacity(slots.count + closedThisFrame.count)
+        touches.append(contentsOf: closedThisFrame)
+        closedThisFrame.removeAll(keepingCapacity: true)
         for index in slots.indices {
             guard var contact = slots[index].contact else { continue }
             if contact.isNew {
@@ -601,7 +657,13 @@ public struct FrameAssembler: Sendable {
             }
             slots[index].contact = contact
         }
-        touches.sort { $0.id < $1.id }  // Stable: a began-and-ended touch keeps began first.
+        var isSorted = true
+        for k in touches.indices.dropFirst() where touches[k].id < touches[k - 1].id {
+            isSorted = false
+            break
+        }
+        if !isSorted { touches.sort { $0.id < $1.id } }  // Stable: a began-and-ended touch keeps began first.
+        spareTouches = touches
         return makeFrame(at: timestamp, touches: touches, isSynthetic: false)
     }
 
@@ -642,9 +704,21 @@ public struct FrameAssembler: Sendable {
         )
     }
 
-    private static let fingerCountCodes: [UInt16: Int] = [
-        EventUsage.btnToolFinger.code: 1, EventUsage.btnToolDoubleTap.code: 2, EventUsage.btnToolTripleTap.code: 3,
-        EventUsage.btnToolQuadTap.code: 4, EventUsage.btnToolQuintTap.code: 5,
+    /// The fingers a `BTN_TOOL_*` key stands for.
+    private static func fingerCount(ofKey code: UInt16) -> Int? {
+        switch code {
+        case EventUsage.btnToolFinger.code: 1
+        case EventUsage.btnToolDoubleTap.code: 2
+        case EventUsage.btnToolTripleTap.code: 3
+        case EventUsage.btnToolQuadTap.code: 4
+        case EventUsage.btnToolQuintTap.code: 5
+        default: nil
+        }
+    }
+
+    private static let fingerCountKeys: [UInt16] = [
+        EventUsage.btnToolFinger.code, EventUsage.btnToolDoubleTap.code, EventUsage.btnToolTripleTap.code,
+        EventUsage.btnToolQuadTap.code, EventUsage.btnToolQuintTap.code,
     ]
 
     /// `BTN_TOOL_*` says how many fingers touch (touchpads report more than their slots);
@@ -652,8 +726,8 @@ public struct FrameAssembler: Sendable {
     private var fingerCount: Int? {
         guard reportsFingerCount else { return nil }
         var count = 0
-        for code in keysDown {
-            if let fingers = Self.fingerCountCodes[code] { count = max(count, fingers) }
+        for code in Self.fingerCountKeys where keysDown.contains(code) {
+            if let fingers = Self.fingerCount(ofKey: code) { count = max(count, fingers) }
         }
         if count == 0 && keysDown.contains(EventUsage.btnTouch.code) {
             count = max(1, slots.count { $0.contact.map { $0.suppression != .tool } ?? false })

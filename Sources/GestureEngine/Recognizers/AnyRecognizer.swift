@@ -9,8 +9,7 @@ enum AnyRecognizer: Sendable {
     case pinch(PinchRecognizer)
     case rotation(RotationRecognizer)
     case custom(any CustomRecognizer)
-    /// Held only for the instant of a mutation, so the payload is uniquely referenced and its
-    /// arrays are mutated in place instead of copied.
+    /// A placeholder with no recognizer (kept for code that needs an empty value).
     case vacant
 
     /// One hook call.
@@ -39,42 +38,71 @@ enum AnyRecognizer: Sendable {
     }
 
     mutating func handle(_ call: Call, context: inout RecognizerContext) {
-        switch self {
+        // `consume self` moves the payload out without a copy (no retains), so its arrays stay
+        // uniquely referenced while the recognizer mutates them; `self` is set again at once.
+        switch consume self {
         case .tap(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .tap(r)
         case .longPress(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .longPress(r)
         case .pan(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .pan(r)
         case .edgePan(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .edgePan(r)
         case .swipe(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .swipe(r)
         case .pinch(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .pinch(r)
         case .rotation(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .rotation(r)
         case .custom(var r):
-            self = .vacant
             r.handle(call, context: &context)
             self = .custom(r)
         case .vacant:
-            break
+            self = .vacant
         }
+    }
+
+    /// ``values(at:)`` without copying the recognizer out of the enum (the engine's hot path).
+    mutating func currentValues(at now: Timestamp) -> GestureValues {
+        let values: GestureValues
+        switch consume self {
+        case .tap(let r):
+            values = r.values(at: now)
+            self = .tap(r)
+        case .longPress(let r):
+            values = r.values(at: now)
+            self = .longPress(r)
+        case .pan(let r):
+            values = r.values(at: now)
+            self = .pan(r)
+        case .edgePan(let r):
+            values = r.values(at: now)
+            self = .edgePan(r)
+        case .swipe(let r):
+            values = r.values(at: now)
+            self = .swipe(r)
+        case .pinch(let r):
+            values = r.values(at: now)
+            self = .pinch(r)
+        case .rotation(let r):
+            values = r.values(at: now)
+            self = .rotation(r)
+        case .custom(let r):
+            values = r.values(at: now)
+            self = .custom(r)
+        case .vacant:
+            values = GestureValues(fingers: 0, location: .zero)
+            self = .vacant
+        }
+        return values
     }
 
     func values(at now: Timestamp) -> GestureValues {

@@ -91,9 +91,10 @@ public struct RecognizerContext: Sendable {
     mutating func clear(now: Timestamp, state: RecognizerState) {
         self.now = now
         self.state = state
-        requests.removeAll(keepingCapacity: true)
-        timerOperations.removeAll(keepingCapacity: true)
-        ignoredTouches.removeAll(keepingCapacity: true)
+        // Most callbacks leave these empty; skipping them saves three uniqueness checks.
+        if !requests.isEmpty { requests.removeAll(keepingCapacity: true) }
+        if !timerOperations.isEmpty { timerOperations.removeAll(keepingCapacity: true) }
+        if !ignoredTouches.isEmpty { ignoredTouches.removeAll(keepingCapacity: true) }
     }
 }
 

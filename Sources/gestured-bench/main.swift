@@ -1,0 +1,47 @@
+import GesturedSystem
+
+// gestured-bench: prints performance figures (docs/benchmarks.md). Nothing here is asserted;
+// build and run in release mode: swift build -c release --product gestured-bench.
+
+let usage = """
+    usage: gestured-bench engine [--repetitions N] [--runs N] [--fingers 1,2,5,10]
+           gestured-bench corpus [--rounds N]
+           gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
+                                 [--gestured PATH]
+    """
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+/// The value of `--name N` in the arguments, or `fallback`.
+func option(_ name: String, _ fallback: Int) -> Int {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else {
+        return fallback
+    }
+    return v
+}
+
+func stringOption(_ name: String) -> String? {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+
+switch command {
+case "engine":
+    var benchmark = EngineBenchmark(repetitions: option("--repetitions", 12))
+    benchmark.runs = option("--runs", 3)
+    if let fingers = stringOption("--fingers") { benchmark.fingerCounts = fingers.split(separator: ",").compactMap { Int($0) } }
+    benchmark.run()
+case "corpus":
+    CorpusBenchmark(rounds: option("--rounds", 3)).run()
+case "daemon":
+    await DaemonBenchmark(
+        clients: option("--clients", 200),
+        devices: option("--devices", 4),
+        idleSeconds: option("--idle-seconds", 10),
+        gesturedPath: stringOption("--gestured")
+    ).run()
+default:
+    writeStandardError("gestured-bench: unknown command '\(command)'\n" + usage + "\n")
+    exitProcess(64)
+}
