@@ -51,17 +51,22 @@ public struct GesturePipeline: Sendable {
     /// Feeds kernel events; every `SYN_REPORT` becomes a frame and one engine step.
     public mutating func feed<S: Sequence<RawEvent>>(_ events: S) -> [EngineOutput] {
         var outputs: [EngineOutput] = []
+        feed(events, into: &outputs)
+        return outputs
+    }
+
+    /// Like ``feed(_:)``, appending to a buffer the caller keeps (no per-frame array).
+    public mutating func feed<S: Sequence<RawEvent>>(_ events: S, into outputs: inout [EngineOutput]) {
         for event in events {
             guard let assembled = assembler.feed(event) else { continue }
             now = assembled.timestamp
             // Lifts the filter held back and that came due before this frame go first.
             if let lifts = filter.flush(upTo: assembled.timestamp, before: true) {
-                outputs += engine.process(lifts)
+                engine.process(lifts, into: &outputs)
             }
             guard let frame = filter.filter(assembled) else { continue }
-            outputs += engine.process(frame)
+            engine.process(frame, into: &outputs)
         }
-        return outputs
     }
 
     /// Fires the engine's deadlines up to `time` (the daemon's timer, or replay's clock).

@@ -74,6 +74,7 @@ public actor IPCServer: EventPublisher {
     }
 
     private func fanOut(_ events: [PublishedEvent]) {
+        var touched: Set<Int> = []
         for event in events {
             let message: DaemonMessage
             var coalesceKey: String?
@@ -91,11 +92,16 @@ public actor IPCServer: EventPublisher {
             }
             for (id, client) in clients where client.wants(event) {
                 switch client.outbox.enqueue(bytes, coalesceKey: coalesceKey) {
-                case .queued, .coalesced: flush(id)
+                case .queued, .coalesced:
+                    // Batch a frame's lines into one write, but never let a big batch reach
+                    // the soft limit on its own: coalescing is for slow readers, not bursts.
+                    if client.outbox.count >= client.outbox.softLimit / 2 { flush(id) } else { touched.insert(id) }
                 case .overflow: overflow(id)
                 }
             }
         }
+        // One write per client per batch: the lines of a frame go out together.
+        for id in touched.sorted() { flush(id) }
     }
 
     // MARK: Clients
@@ -249,7 +255,8 @@ public actor IPCServer: EventPublisher {
 
     private func flush(_ id: Int) {
         guard let client = clients[id] else { return }
-        while let pending = client.outbox.pendingBytes {
+        while !client.outbox.isEmpty {
+            let pending = client.outbox.gatherPending()
             let result: IOResult<Int>
             do {
                 result = try client.connection.write(pending)

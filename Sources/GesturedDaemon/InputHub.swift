@@ -161,8 +161,9 @@ public actor InputHub {
         }
         switch outcome {
         case .events(let events):
-            let outputs = session.pipeline.feed(events)
-            publish(outputs, from: session)
+            session.outputs.removeAll(keepingCapacity: true)
+            session.pipeline.feed(events, into: &session.outputs)
+            publish(session.outputs, from: session)
             logDiagnostics(session)
             rearmTimer()
         case .removed(let events):
@@ -278,6 +279,8 @@ final class DeviceSession {
     let udevProperties: [String: String]
     var pipeline: GesturePipeline
     var readSource: (any DispatchSourceRead)?
+    /// Reused for every read, so a frame costs no output array.
+    var outputs: [EngineOutput] = []
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
 
     init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {

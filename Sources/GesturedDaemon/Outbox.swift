@@ -77,18 +77,36 @@ public struct Outbox: Sendable {
         return entries[head].bytes[writtenOfHead...]
     }
 
-    /// Records that `n` bytes of ``pendingBytes`` were written.
+    /// The unwritten bytes of as many whole queued lines as fit in `maxBytes` (at least the
+    /// rest of the head line), for one `write(2)` instead of one per line.
+    public func gatherPending(maxBytes: Int = 65536) -> [UInt8] {
+        guard head < entries.count else { return [] }
+        var chunk = Array(entries[head].bytes[writtenOfHead...])
+        var index = head + 1
+        while index < entries.count, chunk.count + entries[index].bytes.count <= maxBytes {
+            chunk += entries[index].bytes
+            index += 1
+        }
+        return chunk
+    }
+
+    /// Records that `n` bytes from the head were written (possibly spanning several lines).
     public mutating func consume(_ n: Int) {
-        guard head < entries.count else { return }
-        writtenOfHead += n
-        if writtenOfHead >= entries[head].bytes.count {
+        var remaining = n
+        while remaining > 0, head < entries.count {
+            let left = entries[head].bytes.count - writtenOfHead
+            if remaining < left {
+                writtenOfHead += remaining
+                return
+            }
+            remaining -= left
             if let key = entries[head].coalesceKey, pendingChanged[key] == head {
                 pendingChanged[key] = nil
             }
             head += 1
             writtenOfHead = 0
-            compactIfNeeded()
         }
+        compactIfNeeded()
     }
 
     private mutating func compactIfNeeded() {

@@ -53,6 +53,19 @@ struct OutboxTests {
         #expect(drain(&outbox) == ["a", "b", "overflow"])
     }
 
+    @Test("several queued lines go out in one write, and a short write resumes mid-line")
+    func gathersLinesIntoOneWrite() {
+        var outbox = Outbox(softLimit: 10, hardLimit: 10)
+        for s in ["aa", "bbb", "c"] { _ = outbox.enqueue(line(s)) }
+        #expect(outbox.gatherPending() == Array("aa\nbbb\nc\n".utf8))
+        #expect(outbox.gatherPending(maxBytes: 5) == Array("aa\n".utf8), "only whole lines after the head")
+        outbox.consume(5)  // "aa\nbb" written
+        #expect(outbox.count == 2)
+        #expect(outbox.gatherPending() == Array("b\nc\n".utf8))
+        outbox.consume(4)
+        #expect(outbox.isEmpty)
+    }
+
     @Test("long streams compact without losing order")
     func compaction() {
         var outbox = Outbox(softLimit: 1000, hardLimit: 1000)
