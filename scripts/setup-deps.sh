@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config scdoc systemd udev)
 if [ "${1:-}" = "--vm" ]; then
-  pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat)
+  pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat libinput-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

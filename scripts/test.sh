@@ -6,5 +6,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 scripts/setup-deps.sh --vm
 command -v pkg-config >/dev/null || { echo "gestured: pkg-config is required (apt-get install pkg-config)" >&2; exit 1; }
 swift build --build-tests
+# The release build catches what only optimised builds reject, and is what scripts/run.sh uses.
+swift build -c release --product gestured
+swift build -c release --product gesturectl
 scripts/lint.sh
 swift test --skip-build

@@ -60,6 +60,15 @@ public struct GesturePipeline: Sendable {
         return outputs
     }
 
+    /// The end of a recording: pending deadlines fire as if time went on, then whatever is
+    /// still down is cancelled, as when a device goes away (a recording that stops with
+    /// fingers on the surface must not leave gestures open).
+    public mutating func finishReplay() -> [EngineOutput] {
+        var outputs = drainDeadlines()
+        if let now { outputs += cancelAll(at: now) }
+        return outputs
+    }
+
     /// Replaces the configuration; gestures of changed recognizers are cancelled.
     public mutating func reconfigure(_ configuration: EngineConfiguration, at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)

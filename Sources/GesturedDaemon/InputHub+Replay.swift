@@ -63,7 +63,7 @@ extension InputHub {
         switch pacing {
         case .asFastAsPossible:
             var outputs = session.pipeline.feed(events)
-            outputs += session.pipeline.drainDeadlines()
+            outputs += session.pipeline.finishReplay()
             publishReplay(outputs, session)
             finishReplay(node)
         case .realtime:
@@ -98,6 +98,7 @@ extension InputHub {
         }
         publishReplay(outputs, session)
         guard session.index < session.events.count || session.pipeline.nextDeadline != nil else {
+            publishReplay(session.pipeline.finishReplay(), session)
             finishReplay(node)
             return
         }

@@ -128,10 +128,110 @@ vm_libinput_stop() {
 	return $_rc
 }
 
-# vm_synth DESC STEP...: a scripted recording for DESC (see synth-evemu.py),
-# written to a new file whose path is printed.
+# vm_tool NAME: the path of one of this build's executables (gestured,
+# gesturectl): beside $GESTURED_BIN when the caller set it, else in the
+# checkout's .build/debug.
+vm_tool() {
+	if [ -n "${GESTURED_BIN:-}" ]; then
+		echo "$(dirname "$GESTURED_BIN")/$1"
+	else
+		echo "$GESTURED_REPO/.build/debug/$1"
+	fi
+}
+
+# vm_synth DESC LINE...: a recording for DESC of the gestures given one a
+# line in `gesturectl synthesize`'s script format ("tap fingers=2",
+# "swipe fingers=3 direction=up", ...), written to a new file whose path is
+# printed. The project's own synthesizer makes it (swift build first).
 vm_synth() {
+	_desc=$1
+	shift
+	_script=$(mktemp "$VM_SCRATCH/gestures.XXXXXX")
+	printf '%s\n' "$@" > "$_script"
 	_rec=$(mktemp "$VM_SCRATCH/recording.XXXXXX")
-	python3 -I -S "$GESTURED_REPO/scripts/vm/synth-evemu.py" "$@" > "$_rec" || return 1
+	"$(vm_tool gesturectl)" synthesize "$_script" --device "$_desc" > "$_rec" || return 1
 	echo "$_rec"
 }
+
+# vm_daemon_start [--socket-activated] [ARGS...]: starts this build's
+# gestured as its service would: Type=notify (NOTIFY_SOCKET, ready on
+# READY=1), its socket at $VM_SOCKET, its log in $VM_SCRATCH/daemon.log.
+# Sets VM_DAEMON_PID.
+#   default             gestured binds the socket itself; returns once ready.
+#   --socket-activated  as gestured.socket would: systemd-socket-activate
+#                       listens on $VM_SOCKET and starts gestured (same pid)
+#                       with the socket as fd 3 (LISTEN_FDS) on the first
+#                       connection. Returns once the socket listens; call
+#                       vm_daemon_ready after connecting.
+VM_SOCKET=/run/gestured/gestured.sock
+VM_NOTES=$VM_SCRATCH/notify.log
+vm_daemon_start() {
+	_notify=/run/gestured-notify.sock
+	: > "$VM_NOTES"
+	socat -u UNIX-RECV:"$_notify" OPEN:"$VM_NOTES",creat,append &
+	VM_NOTIFY_PID=$!
+	vm_wait_until 10 "the notify socket" test -S "$_notify" || return 1
+	mkdir -p "$(dirname "$VM_SOCKET")"
+	if [ "${1:-}" = --socket-activated ]; then
+		shift
+		systemd-socket-activate -E NOTIFY_SOCKET="$_notify" -l "$VM_SOCKET" \
+			"$(vm_tool gestured)" "$@" 2> "$VM_SCRATCH/daemon.log" &
+		VM_DAEMON_PID=$!
+		vm_wait_until 10 "systemd-socket-activate to listen" test -S "$VM_SOCKET"
+		return
+	fi
+	NOTIFY_SOCKET=$_notify "$(vm_tool gestured)" --socket "$VM_SOCKET" "$@" 2> "$VM_SCRATCH/daemon.log" &
+	VM_DAEMON_PID=$!
+	vm_daemon_ready
+}
+
+# vm_daemon_ready: waits for the daemon's READY=1.
+vm_daemon_ready() {
+	vm_wait_until 30 "READY=1 from gestured" vm_file_has "$VM_NOTES" '^READY=1' ||
+		{ cat "$VM_SCRATCH/daemon.log" >&2; return 1; }
+}
+
+# vm_daemon_stop: SIGTERM, then the daemon's exit status (124: it had not
+# exited 15 s later); its log goes to stderr.
+vm_daemon_stop() {
+	kill -TERM "$VM_DAEMON_PID"
+	vm_wait_exit 15 "$VM_DAEMON_PID"
+	_rc=$?
+	kill "$VM_NOTIFY_PID" 2> /dev/null
+	sed 's/^/gestured: /' "$VM_SCRATCH/daemon.log" >&2
+	return $_rc
+}
+
+# vm_client_start: a socket client (socat) that says hello and subscribes to
+# everything; what it receives goes to $VM_RECEIVED. Returns once the daemon
+# has confirmed the subscription. Requests go in through a FIFO this shell
+# keeps open on fd 5, so the connection lasts until the daemon closes it.
+# Sets VM_CLIENT_PID.
+VM_RECEIVED=$VM_SCRATCH/client.out
+vm_client_start() {
+	_requests=$VM_SCRATCH/client.in
+	rm -f "$_requests"
+	mkfifo "$_requests"
+	: > "$VM_RECEIVED"
+	socat - UNIX-CONNECT:"$VM_SOCKET" < "$_requests" > "$VM_RECEIVED" &
+	VM_CLIENT_PID=$!
+	exec 5> "$_requests"
+	echo '{"type":"hello","id":1,"protocol_version":1,"client_name":"kernel-tier"}' >&5
+	echo '{"type":"subscribe","id":2}' >&5
+	vm_wait_until 10 "the daemon to confirm the subscription" \
+		vm_file_has "$VM_RECEIVED" '"request":"subscribe"' || { cat "$VM_RECEIVED" >&2; return 1; }
+}
+
+# vm_client_stop: waits for the client to end (the daemon closes the
+# connection when it stops) and closes the request FIFO.
+vm_client_stop() {
+	vm_wait_exit 10 "$VM_CLIENT_PID" > /dev/null
+	exec 5>&-
+}
+
+# vm_count FILE PATTERN: how many lines of FILE match PATTERN (ERE).
+vm_count() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
+
+# vm_received_at_least N PATTERN: whether the client has received at least N
+# lines matching PATTERN.
+vm_received_at_least() { [ "$(vm_count "$VM_RECEIVED" "$2")" -ge "$1" ]; }

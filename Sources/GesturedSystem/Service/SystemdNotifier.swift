@@ -1,3 +1,4 @@
+internal import CLinuxInput
 internal import Glibc
 
 /// `sd_notify(3)` without libsystemd: one datagram to `$NOTIFY_SOCKET` (systemd recommends

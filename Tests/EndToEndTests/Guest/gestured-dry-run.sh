@@ -2,7 +2,7 @@
 # Guest script (scripts/vm/run.sh): `gestured --dry-run NODE --json` on the
 # project's touchscreen and clickpad while scripted touches are played onto
 # them with real timing. gestured runs from the host's build over 9p
-# ($GESTURED_BIN, else .build/debug/gestured of the checkout).
+# ($GESTURED_BIN, else .build/debug/gestured of the checkout; see vm_tool).
 #
 # Output, one fact a line (parsed by GesturedDryRunTests.swift):
 #   <device> node /dev/input/eventN
@@ -13,12 +13,12 @@
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
 devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
-gestured=${GESTURED_BIN:-$GESTURED_REPO/.build/debug/gestured}
+gestured=$(vm_tool gestured)
 [ -x "$gestured" ] || { vm_log "no gestured binary at $gestured (swift build first)"; exit 1; }
 
 vm_start_udevd || exit 1
 
-# run_device NAME DESC STEP...: one device, one recording, gestured watching.
+# run_device NAME DESC GESTURE...: one device, one recording, gestured watching.
 run_device() {
 	name=$1 desc=$2
 	shift 2
@@ -48,6 +48,8 @@ run_device() {
 }
 
 status=0
-run_device touchscreen "$devices/elan-touchscreen.desc" tap:1 tap:2 swipe:3:right || status=1
-run_device clickpad "$devices/logitech-t650.desc" swipe:3:up swipe:4:left pinch:out || status=1
+run_device touchscreen "$devices/elan-touchscreen.desc" \
+	"tap fingers=1" "tap fingers=2" "swipe fingers=3 direction=right" || status=1
+run_device clickpad "$devices/logitech-t650.desc" \
+	"swipe fingers=3 direction=up" "swipe fingers=4 direction=left" "pinch fingers=2 scale=2" || status=1
 exit $status

@@ -19,7 +19,7 @@ devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
 
 vm_start_udevd || exit 1
 
-# run_device NAME DESC STEP...: one device, one recording, both readers.
+# run_device NAME DESC GESTURE...: one device, one recording, both readers.
 run_device() {
 	name=$1 desc=$2
 	shift 2
@@ -59,7 +59,9 @@ run_device() {
 
 status=0
 # six contacts: one tap, a two-finger tap, a three-finger swipe
-run_device touchscreen "$devices/elan-touchscreen.desc" tap:1 tap:2 swipe:3:right || status=1
+run_device touchscreen "$devices/elan-touchscreen.desc" \
+	"tap fingers=1" "tap fingers=2" "swipe fingers=3 direction=right" || status=1
 # touchpad gestures as libinput sees them
-run_device clickpad "$devices/logitech-t650.desc" swipe:3:up swipe:4:left pinch:out || status=1
+run_device clickpad "$devices/logitech-t650.desc" \
+	"swipe fingers=3 direction=up" "swipe fingers=4 direction=left" "pinch fingers=2 scale=2" || status=1
 exit $status

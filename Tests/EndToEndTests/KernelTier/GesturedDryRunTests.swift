@@ -17,11 +17,34 @@ extension KernelTierTests {
             )
         }
 
-        /// What gestured printed for `device`, decoded with the protocol module.
+        /// What gestured printed for `device`, decoded with the protocol module
+        /// (blank lines skipped: their framing has its own test).
         static func messages(_ run: GuestRun, _ device: String) throws -> [DaemonMessage] {
             let decoder = MessageDecoder()
-            return try run.lines(device, "json").map { line in
+            return try run.lines(device, "json").filter { !$0.isEmpty }.map { line in
                 try decoder.decodeDaemonMessage(Array(line.utf8))
+            }
+        }
+
+        /// The gesture events gestured printed for `device`, in order.
+        static func gestures(_ run: GuestRun, _ device: String) throws -> [GestureEventMessage] {
+            try messages(run, device).compactMap { message in
+                if case .gesture(let gesture) = message { return gesture }
+                return nil
+            }
+        }
+
+        /// A discrete gesture as the tests compare it: configured name, fingers, direction.
+        struct Recognized: Equatable, CustomStringConvertible {
+            var name: String
+            var fingers: Int
+            var direction: String?
+            var description: String { "\(name) \(fingers)\(direction.map { " " + $0 } ?? "")" }
+        }
+
+        static func recognized(_ gestures: [GestureEventMessage]) -> [Recognized] {
+            gestures.filter { $0.state == .recognized }.map {
+                Recognized(name: $0.name, fingers: $0.fingers, direction: $0.direction)
             }
         }
 
@@ -70,6 +93,64 @@ extension KernelTierTests {
             // 2832 x 2364 units at 23 units/mm
             #expect(abs(info.widthMM - 123.1) < 0.15 && abs(info.heightMM - 102.8) < 0.15, "\(info)")
             #expect(!info.approximateUnits)
+        }
+
+        @Test("taps and a three-finger swipe on the touchscreen are recognized, in order")
+        func touchscreenGestures() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            let gestures = try Self.gestures(run, "touchscreen")
+            // the script: a tap, a two-finger tap, a three-finger swipe right
+            #expect(
+                Self.recognized(gestures) == [
+                    Recognized(name: "tap", fingers: 1, direction: nil),
+                    Recognized(name: "two-finger-tap", fingers: 2, direction: nil),
+                    Recognized(name: "three-finger-swipe", fingers: 3, direction: "right"),
+                ],
+                run.diagnosis
+            )
+            #expect(gestures.allSatisfy { $0.state == .recognized }, "only discrete gestures: \(gestures)")
+            #expect(gestures.map(\.kind) == ["tap", "tap", "swipe"])
+        }
+
+        @Test("swipes and a pinch on the clickpad are recognized, in order")
+        func clickpadGestures() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            let gestures = try Self.gestures(run, "clickpad")
+            // the script: 3-finger swipe up, 4-finger swipe left, pinch out (scale 2)
+            #expect(
+                Self.recognized(gestures) == [
+                    Recognized(name: "touchpad-three-finger-swipe", fingers: 3, direction: "up"),
+                    Recognized(name: "touchpad-four-finger-swipe", fingers: 4, direction: "left"),
+                ],
+                run.diagnosis
+            )
+            let pinch = gestures.filter { $0.kind == "pinch" }
+            #expect(pinch.map(\.name).allSatisfy { $0 == "touchpad-pinch" })
+            let states = pinch.map(\.state)
+            #expect(states.first == .began && states.last == .ended, "\(states)")
+            #expect(states.dropFirst().dropLast().allSatisfy { $0 == .changed }, "\(states)")
+            #expect(Set(pinch.map(\.gestureID)).count == 1, "one pinch, one id")
+            // the fingers spread to twice their distance: the scale only grows and
+            // ends near 2 (the first mm go to the recognizer's hysteresis)
+            let scales = pinch.compactMap(\.scale)
+            #expect(scales.count == pinch.count)
+            #expect(zip(scales, scales.dropFirst()).allSatisfy { $0 <= $1 }, "\(scales)")
+            #expect((1.75...2.05).contains(scales.last ?? 0), "\(scales)")
+        }
+
+        @Test("gestured --json prints one JSON object per line, without blank lines")
+        func jsonFraming() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            for device in ["touchscreen", "clickpad"] {
+                let lines = run.lines(device, "json")
+                #expect(!lines.isEmpty, run.diagnosis)
+                // every non-blank line decodes (Self.messages throws otherwise)
+                #expect(try Self.messages(run, device).count == lines.filter { !$0.isEmpty }.count)
+                #expect(lines.allSatisfy { !$0.isEmpty }, "\(device): blank lines in gestured's output")
+            }
         }
 
         @Test(

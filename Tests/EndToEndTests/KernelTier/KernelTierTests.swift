@@ -9,6 +9,9 @@ import Testing
     "Kernel tier (QEMU guest)",
     .tags(.kernel),
     .serialized,
+    // each boot has its own timeout (run.sh --timeout); this bounds a test
+    // that would wait on something else
+    .timeLimit(.minutes(10)),
     // The only reason to skip: QEMU is missing and setup could not install it
     // (not root, no network). Everything else is a failure.
     .enabled(if: KernelTier.isAvailable, "qemu-system-x86_64 is not installed and scripts/vm/setup.sh could not install it")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 extension KernelTierTests {
@@ -10,7 +11,12 @@ extension KernelTierTests {
     struct LibinputReference {
         /// The guest is booted once for the tests below, on first use.
         static let boot = Task {
-            try await KernelTier.run("Tests/EndToEndTests/Guest/libinput-reference.sh", timeout: 120)
+            // gesturectl (beside gestured) synthesizes the recordings
+            try await KernelTier.run(
+                "Tests/EndToEndTests/Guest/libinput-reference.sh",
+                environment: ["GESTURED_BIN": KernelTier.gesturedExecutable.path],
+                timeout: 120
+            )
         }
 
         @Test("udev and the project's rules classify the ELAN description as a 331 x 187 mm touchscreen")
@@ -29,7 +35,7 @@ extension KernelTierTests {
         func touchscreenContactsArrive() async throws {
             let run = try await Self.boot.value
             #expect(run.exitStatus == 0, run.diagnosis)
-            // tap:1 tap:2 swipe:3:right = 1 + 2 + 3 contacts
+            // a tap, a two-finger tap, a three-finger swipe = 1 + 2 + 3 contacts
             #expect(run.integer("touchscreen", "kernel-contacts") == 6, run.diagnosis)
             let libinput = Dictionary(
                 uniqueKeysWithValues: run.values("touchscreen", "libinput").compactMap { fields in
@@ -58,10 +64,12 @@ extension KernelTierTests {
         func clickpadGesturesAreRecognized() async throws {
             let run = try await Self.boot.value
             #expect(run.exitStatus == 0, run.diagnosis)
-            // swipe:3:up swipe:4:left pinch:out = 3 + 4 + 2 contacts
+            // 3- and 4-finger swipes and a two-finger pinch = 3 + 4 + 2 contacts
             #expect(run.integer("clickpad", "kernel-contacts") == 9, run.diagnosis)
+            // libinput starts a gesture whose fingers land without moving as a hold,
+            // which it cancels once they move (the pinch here): holds are not counted
             let gestures = run.values("clickpad", "gesture").map { $0.joined(separator: " ") }
-            #expect(gestures == ["SWIPE 3", "SWIPE 4", "PINCH 2"], run.diagnosis)
+            #expect(gestures.filter { !$0.hasPrefix("HOLD ") } == ["SWIPE 3", "SWIPE 4", "PINCH 2"], run.diagnosis)
         }
     }
 }

@@ -1,2 +1,0 @@
-// Placeholder: test helpers land with the engine.
-enum GesturedTestSupportModule {}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Guest script (scripts/vm/run.sh): recordings made on a live device replay
+# to the same gestures. For each device, three readers open it at once:
+# `gestured --dry-run NODE --json` (the live run), `gesturectl record NODE`
+# and `libinput record NODE` (the only place libinput-record files can come
+# from); the device's gestures are played, the device is removed, and both
+# recordings go through `gestured --replay FILE --json`.
+#
+# Usage: record-replay.sh DEVICE...   DEVICE: touchscreen | clickpad
+#
+# Output, one fact a line (parsed by RecordReplayTests.swift):
+#   <device> node /dev/input/eventN
+#   <device> <source> exit N        source: live, gesturectl-replay, libinput-replay
+#   <device> <source> json {...}    each line gestured printed
+# The recordings are kept in $GESTURED_VM_OUT/<device>.{evemu,yml}.
+set -u
+. "$GESTURED_REPO/scripts/vm/guest-lib.sh"
+devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
+gestured=$(vm_tool gestured)
+gesturectl=$(vm_tool gesturectl)
+
+status=0
+for name in "$@"; do
+	case $name in
+	touchscreen)
+		desc=$devices/elan-touchscreen.desc
+		set -- "double-tap fingers=1" "swipe fingers=2 direction=up" "pinch scale=0.5" \
+			"rotation angle=-60" "edge-swipe from=right"
+		;;
+	clickpad)
+		desc=$devices/logitech-t650.desc
+		set -- "tap fingers=2" "swipe fingers=3 direction=right" "swipe fingers=4 direction=down" \
+			"pinch scale=2" "long-press fingers=3 duration=0.8"
+		;;
+	*) vm_log "unknown device $name"; status=1; continue ;;
+	esac
+	recording=$(vm_synth "$desc" "$@") || { status=1; continue; }
+	vm_create_device "$desc" || { status=1; continue; }
+	node=$VM_NODE
+	echo "$name node $node"
+
+	live=$VM_SCRATCH/$name.live
+	evemu=$GESTURED_VM_OUT/$name.evemu
+	yaml=$GESTURED_VM_OUT/$name.yml
+	"$gestured" --dry-run "$node" --json > "$live" 2> "$live.log" &
+	live_pid=$!
+	"$gesturectl" record "$node" > "$evemu" 2> "$evemu.log" &
+	record_pid=$!
+	libinput record -o "$yaml" "$node" 2> "$yaml.log" &
+	libinput_pid=$!
+	vm_wait_until 30 "gestured to announce $node" vm_file_has "$live" '"type":"device_added"' &&
+		vm_wait_until 30 "gesturectl record to open $node" vm_has_open "$record_pid" "$node" &&
+		vm_wait_until 30 "libinput record to open $node" vm_has_open "$libinput_pid" "$node" ||
+		{ cat "$live.log" "$evemu.log" "$yaml.log" >&2; status=1; continue; }
+
+	vm_play "$node" "$recording" || status=1
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 15 "$live_pid"
+	echo "$name live exit $?"
+	vm_wait_exit 15 "$record_pid" > /dev/null || status=1
+	# libinput record keeps going after the device is gone; SIGINT ends it
+	# and writes out the file
+	kill -INT "$libinput_pid"
+	vm_wait_exit 15 "$libinput_pid" > /dev/null
+	grep -v '^$' "$live" | sed "s/^/$name live json /"
+
+	for source in gesturectl-replay:"$evemu" libinput-replay:"$yaml"; do
+		file=${source#*:}
+		source=${source%%:*}
+		replayed=$VM_SCRATCH/$name.$source
+		"$gestured" --replay "$file" --json > "$replayed" 2> "$replayed.log"
+		echo "$name $source exit $?"
+		grep -v '^$' "$replayed" | sed "s/^/$name $source json /"
+		sed "s/^/gestured --replay ($name, $source): /" "$replayed.log" >&2
+	done
+done
+exit $status
