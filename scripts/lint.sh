@@ -55,6 +55,44 @@ if command -v systemd-analyze >/dev/null; then
   rm -rf "$tmp"
 fi
 
+# 5. Packaging: `make install` into a scratch DESTDIR puts every file where docs/packaging.md
+# says, and `make uninstall` takes every one of them away again; the units verify and the
+# daemon's sandbox rates "OK" or better (make check-units). Uses the debug build that
+# scripts/test.sh made, so no release build is needed here.
+if command -v make >/dev/null && [ -x .build/debug/gestured ] && [ -x .build/debug/gesturectl ]; then
+  dest=$(mktemp -d)
+  if make -s install DESTDIR="$dest" CONFIGURATION=debug >/dev/null; then
+    expected="etc/gestured/conf.d/
+usr/bin/gesturectl
+usr/bin/gestured
+usr/lib/systemd/system/gestured.service
+usr/lib/systemd/system/gestured.socket
+usr/lib/systemd/user/gesturectl-run.service
+usr/lib/sysusers.d/gestured.conf
+usr/lib/udev/rules.d/70-gestured.rules
+usr/share/gestured/actions.conf
+usr/share/gestured/gestured.conf"
+    for page in docs/man/*.scd; do
+      name=$(basename "$page" .scd)
+      expected="$expected
+usr/share/man/man${name##*.}/$name"
+    done
+    actual=$( (cd "$dest" && find . -type f -printf '%P\n'; find etc -type d -empty -printf '%p/\n') | sort)
+    [ "$actual" = "$(sort <<<"$expected")" ] || fail "make install tree differs: $(diff <(sort <<<"$expected") <(echo "$actual") | grep '^[<>]' | tr '\n' ' ')"
+    grep -q "^ExecStart=/usr/bin/gestured$" "$dest/usr/lib/systemd/system/gestured.service" || fail "installed gestured.service does not run /usr/bin/gestured"
+    make -s uninstall DESTDIR="$dest" CONFIGURATION=debug >/dev/null || fail "make uninstall failed"
+    left=$(cd "$dest" && find . -type f -printf '%P ')
+    [ -z "$left" ] || fail "make uninstall left files behind: $left"
+    [ ! -e "$dest/etc/gestured" ] || fail "make uninstall left the empty /etc/gestured behind"
+  else
+    fail "make install DESTDIR=$dest failed"
+  fi
+  rm -rf "$dest"
+  if command -v systemd-analyze >/dev/null; then
+    out=$(make -s check-units 2>&1) || fail "make check-units: $out"
+  fi
+fi
+
 # 4. Shell scripts parse.
 for script in scripts/*.sh scripts/vm/*.sh .ci/run; do
   [ -f "$script" ] && { bash -n "$script" || fail "$script does not parse"; }

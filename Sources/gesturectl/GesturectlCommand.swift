@@ -14,10 +14,17 @@ enum GesturectlCommand {
 
         Verbs that talk to the daemon:
           status                 daemon version, uptime, clients, devices
-          list-devices           the touch devices the daemon has open
-          debug-events           print gestures as they happen (--json for raw protocol lines;
-                                 --gesture NAME, --kind KIND, --device NODE filter; --raw adds
-                                 raw touches when permitted; --count N stops after N gestures)
+          devices                the touch devices the daemon has open (alias: list-devices)
+          listen                 print gestures as they happen (alias: debug-events); --json
+                                 prints each protocol line as the daemon sent it; filters
+                                 --gesture NAME, --kind KIND, --state STATE, --device NODE
+                                 (comma-separated lists); --raw adds raw touches when
+                                 permitted; --count N stops after N gestures; --wait
+                                 waits for the daemon to appear
+          run                    run the commands of ~/.config/gestured/actions.conf for the
+                                 gestures that match (--actions FILE; --check only validates;
+                                 --dry-run prints instead of running; --verbose logs each
+                                 command; --exit-on-shutdown exits with the daemon)
           reload                 ask the daemon to reload its configuration
           ping                   check that the daemon answers
 
@@ -29,7 +36,8 @@ enum GesturectlCommand {
                                  gesturectl(1)); --device DESC picks the device description
           check-config [FILE]    same as gestured --check-config
 
-        Exit status: 0 success, 1 failure, 64 usage error, 69 daemon not reachable.
+        Exit status: 0 success, 1 failure, 64 usage error, 69 daemon not reachable,
+        78 configuration errors (gestured.conf or actions.conf).
         """
 
     static let parser = ArgumentParser([
@@ -38,6 +46,13 @@ enum GesturectlCommand {
         .flag("raw", help: "also subscribe to raw touches"),
         .option("gesture", value: "NAME", help: "only this gesture"),
         .option("kind", value: "KIND", help: "only this kind"),
+        .option("state", value: "STATE", help: "only these states (began, changed, ended, cancelled, recognized)"),
+        .option("actions", value: "FILE", help: "run: the actions file (default ~/.config/gestured/actions.conf)"),
+        .flag("wait", help: "listen: wait for the daemon to appear instead of failing"),
+        .flag("check", help: "run: validate the actions file and exit"),
+        .flag("dry-run", help: "run: print the commands instead of running them"),
+        .flag("verbose", help: "run: log every command started and ended"),
+        .flag("exit-on-shutdown", help: "run: exit when the daemon shuts down instead of waiting for it"),
         .option("device", value: "NODE|DESC", help: "device filter, or the description for synthesize"),
         .option("count", value: "N", help: "stop after N gesture events"),
         .option("duration", value: "SECONDS", help: "record for this long"),
@@ -64,8 +79,20 @@ enum GesturectlCommand {
         switch verb {
         case "status", "list-devices", "reload", "ping":
             return request(verb: verb, socket: socket, json: parsed.has("json"))
-        case "debug-events":
-            return debugEvents(socket: socket, parsed: parsed)
+        case "devices":
+            return request(verb: "list-devices", socket: socket, json: parsed.has("json"))
+        case "listen", "debug-events":
+            return listen(socket: socket, parsed: parsed)
+        case "run":
+            let options = RunCommand.Options(
+                socket: socket,
+                actionsPath: parsed.value("actions"),
+                checkOnly: parsed.has("check"),
+                dryRun: parsed.has("dry-run"),
+                verbose: parsed.has("verbose"),
+                exitOnShutdown: parsed.has("exit-on-shutdown")
+            )
+            return RunCommand.run(options, environment: environment)
         case "record":
             guard let node = rest.first else {
                 writeStandardError("gesturectl: record needs a device node, e.g. gesturectl record /dev/input/event5 > bug.evemu\n")
@@ -77,7 +104,9 @@ enum GesturectlCommand {
         case "check-config":
             return CheckConfig.run(path: rest.first)
         default:
-            let verbs = ["status", "list-devices", "debug-events", "reload", "ping", "record", "synthesize", "check-config"]
+            let verbs = [
+                "status", "devices", "list-devices", "listen", "debug-events", "run", "reload", "ping", "record", "synthesize", "check-config",
+            ]
             let best = verbs.min { editDistance(verb, $0) < editDistance(verb, $1) }
             let hint = best.map { editDistance(verb, $0) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""
             writeStandardError("gesturectl: unknown verb '\(verb)'\(hint)\nTry 'gesturectl --help'.\n")
@@ -151,32 +180,69 @@ enum GesturectlCommand {
         }
     }
 
-    static func debugEvents(socket: String, parsed: ParsedArguments) -> ExitCode {
-        guard let client = connect(socket: socket) else { return .unavailable }
+    /// Splits a comma-separated option value; nil when the option is absent.
+    static func list(_ value: String?) -> [String]? {
+        value.map { $0.split(separator: ",").map { $0.trimmingSpaces() } }
+    }
+
+    /// `listen`: subscribe with the filters given and print events until the daemon goes away
+    /// (or `--count` gestures). `--json` prints each line exactly as received.
+    static func listen(socket: String, parsed: ParsedArguments) -> ExitCode {
+        var states: [WireGestureState]?
+        if let names = list(parsed.value("state")) {
+            states = []
+            for name in names {
+                guard let state = WireGestureState(rawValue: name) else {
+                    let known = WireGestureState.allCases.map(\.rawValue).joined(separator: ", ")
+                    writeStandardError("gesturectl: unknown state '\(name)' for --state (one of \(known))\n")
+                    return .usage
+                }
+                states?.append(state)
+            }
+        }
         let subscription = SubscribeRequest(
-            gestures: parsed.value("gesture").map { [$0] },
-            kinds: parsed.value("kind").map { [$0] },
-            devices: parsed.value("device").map { [$0] },
+            gestures: list(parsed.value("gesture")),
+            kinds: list(parsed.value("kind")),
+            states: states,
+            devices: list(parsed.value("device")),
             rawTouches: parsed.has("raw") ? true : nil
         )
         let limit = parsed.value("count").flatMap(Int.init)
+        var stream: EventStream?
+        var delay: Int32 = 100
+        while stream == nil {
+            do {
+                stream = try EventStream(socket: socket, clientName: "gesturectl", subscription: subscription)
+            } catch {
+                switch error {
+                case .unreachable where parsed.has("wait"):
+                    // The daemon is not there yet (starting, restarting): ask again later.
+                    _ = waitReadable(fileDescriptors: [], timeoutMilliseconds: delay)
+                    delay = min(delay * 2, 2000)
+                case .unreachable(let e):
+                    writeStandardError("gesturectl: \(e.description). Is gestured running (systemctl status gestured)? Is this user in the socket's group ('gestured')?\n")
+                    return .unavailable
+                case .refused(let message), .protocolError(let message):
+                    writeStandardError("gesturectl: \(message)\n")
+                    return .failure
+                }
+            }
+        }
+        guard let stream else { return .failure }
+        defer { stream.close() }
+        let json = parsed.has("json")
         var seen = 0
         var origin: Int64?
-        do {
-            let reply = try client.request(.subscribe(subscription))
-            if case .error(let e) = reply {
-                writeStandardError("gesturectl: subscribe refused: \(e.message) [\(e.code.rawValue)]\n")
-                return .failure
-            }
-            while let message = try client.nextMessage() {
-                if parsed.has("json") {
-                    writeStandardOutput(try MessageEncoder().encodeString(message))
+        while true {
+            while let (line, message) = stream.next() {
+                if json {
+                    writeStandardOutput(String(decoding: line, as: UTF8.self) + "\n")
                 } else {
                     var time: Int64?
                     if case .gesture(let g) = message { time = g.timeUS }
                     if case .touch(let t) = message { time = t.timeUS }
                     if origin == nil, let time { origin = time }
-                    if let line = HumanFormat.line(message, originMicroseconds: origin ?? 0) { writeStandardOutput(line + "\n") }
+                    if let text = HumanFormat.line(message, originMicroseconds: origin ?? 0) { writeStandardOutput(text + "\n") }
                 }
                 if case .gesture = message {
                     seen += 1
@@ -185,10 +251,14 @@ enum GesturectlCommand {
                 if case .shutdown = message { return .success }
                 if case .overflow = message { return .failure }
             }
-            return .success
-        } catch {
-            writeStandardError("gesturectl: \(error)\n")
-            return .unavailable
+            if stream.isFinished { return .success }
+            _ = waitReadable(fileDescriptors: [stream.fileDescriptor], timeoutMilliseconds: -1)
+            do {
+                try stream.readAvailable()
+            } catch {
+                writeStandardError("gesturectl: \(error.description)\n")
+                return .unavailable
+            }
         }
     }
 

@@ -1,0 +1,451 @@
+import GesturedCLISupport
+import GesturedConfig
+import GesturedProtocol
+
+/// One `[Action NAME]` of actions.conf(5): which gesture events it matches and the shell
+/// command it runs for them.
+struct Action: Sendable {
+    var name: String
+    /// Line of the `[Action …]` header (for messages about the action as a whole).
+    var line: Int
+    /// Each filter is a list; an empty list does not filter. An event must pass all of them.
+    var gestures: [String] = []
+    var kinds: [String] = []
+    var states: [WireGestureState] = []
+    var fingers: [ClosedRange<Int>] = []
+    var directions: [String] = []
+    var edges: [String] = []
+    var devices: [String] = []
+    /// `When=` comparisons, all of which must hold.
+    var conditions: [ActionCondition] = []
+    /// Run with `/bin/sh -c`.
+    var command: String = ""
+    /// Run at most once per gesture id (one began…ended attempt).
+    var once = false
+
+    /// True when `event` passes every filter and condition.
+    func matches(_ event: GestureEventMessage) -> Bool {
+        if !gestures.isEmpty, !gestures.contains(event.name) { return false }
+        if !kinds.isEmpty, !kinds.contains(event.kind) { return false }
+        if !states.isEmpty, !states.contains(event.state) { return false }
+        if !fingers.isEmpty, !fingers.contains(where: { $0.contains(event.fingers) }) { return false }
+        if !directions.isEmpty, !directions.contains(event.direction ?? "") { return false }
+        if !edges.isEmpty, !edges.contains(event.edge ?? "") { return false }
+        if !devices.isEmpty {
+            let kernelName = event.device.split(separator: "/").last.map(String.init) ?? event.device
+            if !devices.contains(where: { $0 == event.device || $0 == kernelName || $0 == event.deviceName }) { return false }
+        }
+        return conditions.allSatisfy { $0.holds(for: event) }
+    }
+}
+
+/// `When=VARIABLE OPERATOR NUMBER[UNIT]`, e.g. `scale>1.3`, `rotation<=-30deg`, `distance>=40mm`.
+struct ActionCondition: Sendable, CustomStringConvertible {
+    enum Operator: String, Sendable, CaseIterable {
+        // Two-character operators first: the parser tries them in this order.
+        case greaterOrEqual = ">="
+        case lessOrEqual = "<="
+        case equal = "=="
+        case notEqual = "!="
+        case greater = ">"
+        case less = "<"
+
+        func compare(_ a: Double, _ b: Double) -> Bool {
+            switch self {
+            case .greaterOrEqual: a >= b
+            case .lessOrEqual: a <= b
+            case .equal: a == b
+            case .notEqual: a != b
+            case .greater: a > b
+            case .less: a < b
+            }
+        }
+    }
+
+    var variable: ActionVariable
+    var comparison: Operator
+    /// In the variable's unit (degrees for rotation).
+    var value: Double
+
+    /// False when the event does not carry the variable (a swipe has no scale).
+    func holds(for event: GestureEventMessage) -> Bool {
+        guard let actual = variable.value(event) else { return false }
+        return comparison.compare(actual, value)
+    }
+
+    var description: String { "\(variable.name)\(comparison.rawValue)\(value)" }
+}
+
+/// A value of a gesture event that `When=` can compare, with the unit it is compared in.
+struct ActionVariable: Sendable {
+    var name: String
+    /// The unit suffix accepted on the number ("mm", "deg", …), nil for plain numbers.
+    var unit: String?
+    /// Other suffixes accepted, with the factor that converts them to `unit`.
+    var alternateUnits: [String: Double] = [:]
+    var value: @Sendable (GestureEventMessage) -> Double?
+
+    static let radiansToDegrees = 180 / Double.pi
+
+    /// Every built-in variable; custom recognizer values are `value.NAME`.
+    static let all: [ActionVariable] = [
+        ActionVariable(name: "fingers", unit: nil) { Double($0.fingers) },
+        ActionVariable(name: "taps", unit: nil) { $0.taps.map(Double.init) },
+        ActionVariable(name: "scale", unit: nil) { $0.scale },
+        ActionVariable(name: "scale_velocity", unit: "/s") { $0.scaleVelocity },
+        ActionVariable(name: "rotation", unit: "deg", alternateUnits: ["rad": radiansToDegrees]) { $0.rotation.map { $0 * radiansToDegrees } },
+        ActionVariable(name: "rotation_velocity", unit: "deg/s", alternateUnits: ["rad/s": radiansToDegrees]) {
+            $0.rotationVelocity.map { $0 * radiansToDegrees }
+        },
+        ActionVariable(name: "dx", unit: "mm") { $0.dxMM },
+        ActionVariable(name: "dy", unit: "mm") { $0.dyMM },
+        ActionVariable(name: "distance", unit: "mm") { event in
+            guard let dx = event.dxMM, let dy = event.dyMM else { return nil }
+            return (dx * dx + dy * dy).squareRoot()
+        },
+        ActionVariable(name: "vx", unit: "mm/s") { $0.vxMMPerS },
+        ActionVariable(name: "vy", unit: "mm/s") { $0.vyMMPerS },
+        ActionVariable(name: "speed", unit: "mm/s") { event in
+            guard let vx = event.vxMMPerS, let vy = event.vyMMPerS else { return nil }
+            return (vx * vx + vy * vy).squareRoot()
+        },
+        ActionVariable(name: "x", unit: "mm") { $0.xMM },
+        ActionVariable(name: "y", unit: "mm") { $0.yMM },
+        ActionVariable(name: "x_fraction", unit: nil) { $0.xFraction },
+        ActionVariable(name: "y_fraction", unit: nil) { $0.yFraction },
+    ]
+
+    static func named(_ name: String) -> ActionVariable? {
+        if let builtIn = all.first(where: { $0.name == name }) { return builtIn }
+        if name.hasPrefix("value."), name.count > 6 {
+            let key = String(name.dropFirst(6))
+            return ActionVariable(name: name, unit: nil) { $0.values?[key] }
+        }
+        return nil
+    }
+}
+
+/// The parsed file: actions in file order, and every problem found.
+struct ActionsFile: Sendable {
+    var actions: [Action] = []
+    var diagnostics: [ConfigDiagnostic] = []
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    static let keys = ["Gesture", "Kind", "State", "Fingers", "Direction", "Edge", "Device", "When", "Command", "Once"]
+    static let builtInKinds = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "edge_pan"]
+    static let directions = ["left", "right", "up", "down"]
+    static let edges = ["left", "right", "top", "bottom"]
+
+    /// Parses actions.conf text. `file` names it in diagnostics.
+    static func parse(file: String, contents: String) -> ActionsFile {
+        var result = ActionsFile()
+        var parser = Parser(file: file)
+        parser.parse(contents)
+        result.actions = parser.actions
+        result.diagnostics = parser.diagnostics
+        return result
+    }
+
+    /// The daemon-side subscription that delivers at least every event some action matches.
+    /// States are never filtered: `Once=` needs each gesture's final state to forget its id.
+    /// Names, kinds and devices are filtered only when every action filters on them, because
+    /// the daemon ANDs its filters while actions are alternatives.
+    var subscription: SubscribeRequest {
+        func union(_ lists: [[String]]) -> [String]? {
+            guard !lists.isEmpty, lists.allSatisfy({ !$0.isEmpty }) else { return nil }
+            var seen: [String] = []
+            for item in lists.joined() where !seen.contains(item) { seen.append(item) }
+            return seen
+        }
+        let byName = union(actions.map(\.gestures))
+        return SubscribeRequest(
+            gestures: byName,
+            kinds: byName == nil ? union(actions.map(\.kinds)) : nil,
+            devices: union(actions.map(\.devices))
+        )
+    }
+}
+
+/// A systemd-style INI reader for actions.conf, like GesturedConfig's (whose lexer is
+/// internal to that module): `[Action NAME]` headers, `Key=Value` lines, `#`/`;` comments.
+private struct Parser {
+    let file: String
+    var actions: [Action] = []
+    var diagnostics: [ConfigDiagnostic] = []
+    /// The action being read, nil inside a broken or unknown section (its keys are skipped
+    /// so one mistake does not cascade).
+    private var current: Action?
+    private var currentHasCommand = false
+    private var inDeadSection = false
+
+    init(file: String) { self.file = file }
+
+    mutating func error(_ line: Int, _ column: Int, _ message: String, hint: String? = nil) {
+        diagnostics.append(ConfigDiagnostic(severity: .error, file: file, line: line, column: column, message: message, hint: hint))
+    }
+
+    mutating func warning(_ line: Int, _ column: Int, _ message: String, hint: String? = nil) {
+        diagnostics.append(ConfigDiagnostic(severity: .warning, file: file, line: line, column: column, message: message, hint: hint))
+    }
+
+    mutating func parse(_ contents: String) {
+        var lineNumber = 0
+        for rawLine in contents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if line.last == "\r" { line = line.dropLast() }
+            let indent = line.prefix { $0 == " " || $0 == "\t" }.count
+            let text = trimTrailing(line.dropFirst(indent))
+            let column = indent + 1
+            guard let first = text.first, first != "#", first != ";" else { continue }
+            if first == "[" {
+                header(text, line: lineNumber, column: column)
+                continue
+            }
+            guard let equals = text.firstIndex(of: "=") else {
+                error(lineNumber, column, "expected 'Key=Value' or an '[Action NAME]' header, found '\(text)'")
+                continue
+            }
+            let key = trimTrailing(text[..<equals])
+            let afterEquals = text[text.index(after: equals)...]
+            let valueIndent = afterEquals.prefix { $0 == " " || $0 == "\t" }.count
+            var value = afterEquals.dropFirst(valueIndent)
+            var valueColumn = column + text.distance(from: text.startIndex, to: equals) + 1 + valueIndent
+            if value.count >= 2, value.first == "\"", value.last == "\"" {
+                value = value.dropFirst().dropLast()
+                valueColumn += 1
+            }
+            if key.isEmpty {
+                error(lineNumber, column, "missing key before '='")
+                continue
+            }
+            if inDeadSection { continue }
+            guard current != nil else {
+                error(lineNumber, column, "'\(key)=' appears before any section header", hint: "start with a section such as [Action zoom-in]")
+                continue
+            }
+            entry(String(key), String(value), line: lineNumber, keyColumn: column, valueColumn: valueColumn)
+        }
+        finishSection()
+    }
+
+    private mutating func header(_ text: Substring, line: Int, column: Int) {
+        finishSection()
+        guard text.last == "]" else {
+            error(line, column, "section header is missing its closing ']'")
+            inDeadSection = true
+            return
+        }
+        let inner = text.dropFirst().dropLast()
+        let leading = inner.prefix { $0 == " " || $0 == "\t" }.count
+        let body = inner.dropFirst(leading)
+        let type = body.prefix { $0 != " " && $0 != "\t" }
+        let rest = body.dropFirst(type.count)
+        let nameIndent = rest.prefix { $0 == " " || $0 == "\t" }.count
+        let name = trimTrailing(rest.dropFirst(nameIndent))
+        guard type == "Action" else {
+            let hint = editDistance(String(type), "Action") <= 2 ? "did you mean [Action \(name.isEmpty ? "NAME" : name)]?" : "actions.conf has only [Action NAME] sections"
+            error(line, column + 1 + leading, "unknown section type '[\(type)]'", hint: hint)
+            inDeadSection = true
+            return
+        }
+        guard !name.isEmpty else {
+            error(line, column, "an [Action] section needs a name", hint: "for example [Action zoom-in]")
+            inDeadSection = true
+            return
+        }
+        let nameColumn = column + 1 + leading + type.count + nameIndent
+        if actions.contains(where: { $0.name == name }) {
+            error(line, nameColumn, "action '\(name)' is defined twice")
+        }
+        current = Action(name: String(name), line: line)
+        currentHasCommand = false
+        inDeadSection = false
+    }
+
+    private mutating func finishSection() {
+        defer {
+            current = nil
+            inDeadSection = false
+        }
+        guard let action = current else { return }
+        guard currentHasCommand, !action.command.isEmpty else {
+            error(action.line, 1, "[Action \(action.name)] has no Command=", hint: "add a line such as Command=notify-send \"$GESTURED_NAME\"")
+            return
+        }
+        let filters = action.gestures.count + action.kinds.count + action.states.count + action.fingers.count + action.directions.count
+            + action.edges.count + action.devices.count + action.conditions.count
+        if filters == 0 {
+            warning(action.line, 1, "[Action \(action.name)] has no filter and runs for every event of every gesture", hint: "add Gesture= or Kind=")
+        }
+        actions.append(action)
+    }
+
+    /// Splits a list value on spaces and commas, keeping each item's column.
+    private func items(_ value: String, column: Int) -> [(text: String, column: Int)] {
+        var result: [(String, Int)] = []
+        var currentItem = ""
+        var start = column
+        for (offset, character) in value.enumerated() {
+            if character == " " || character == "\t" || character == "," {
+                if !currentItem.isEmpty { result.append((currentItem, start)) }
+                currentItem = ""
+                continue
+            }
+            if currentItem.isEmpty { start = column + offset }
+            currentItem.append(character)
+        }
+        if !currentItem.isEmpty { result.append((currentItem, start)) }
+        return result
+    }
+
+    private mutating func entry(_ key: String, _ value: String, line: Int, keyColumn: Int, valueColumn: Int) {
+        guard var action = current else { return }
+        defer { current = action }
+        let list = items(value, column: valueColumn)
+        switch key {
+        case "Gesture":
+            action.gestures += list.map(\.text)
+        case "Kind":
+            for item in list {
+                if !ActionsFile.builtInKinds.contains(item.text), let close = closest(item.text, in: ActionsFile.builtInKinds) {
+                    warning(line, item.column, "'\(item.text)' is not a built-in kind (custom kinds are fine)", hint: "did you mean '\(close)'?")
+                }
+                action.kinds.append(item.text)
+            }
+        case "State":
+            for item in list {
+                if let state = WireGestureState(rawValue: item.text) {
+                    action.states.append(state)
+                } else {
+                    let known = WireGestureState.allCases.map(\.rawValue)
+                    let hint = closest(item.text, in: known).map { "did you mean '\($0)'?" } ?? "one of \(known.joined(separator: ", "))"
+                    error(line, item.column, "unknown state '\(item.text)'", hint: hint)
+                }
+            }
+        case "Fingers":
+            for item in list {
+                if let range = fingerRange(item.text) {
+                    action.fingers.append(range)
+                } else {
+                    error(line, item.column, "'\(item.text)' is not a finger count", hint: "a number such as 3, or a range such as 2-4")
+                }
+            }
+        case "Direction":
+            action.directions += checked(list, allowed: ActionsFile.directions, what: "direction", line: line)
+        case "Edge":
+            action.edges += checked(list, allowed: ActionsFile.edges, what: "edge", line: line)
+        case "Device":
+            // Device names contain spaces ("ELAN Touchscreen"), so the value is one item.
+            if !value.isEmpty { action.devices.append(value) }
+        case "When":
+            if let condition = condition(value, line: line, column: valueColumn) { action.conditions.append(condition) }
+        case "Command":
+            if currentHasCommand {
+                error(line, keyColumn, "Command= given twice in [Action \(action.name)]", hint: "join the commands with ';' or '&&'")
+            } else if value.isEmpty {
+                error(line, valueColumn, "Command= is empty")
+            }
+            currentHasCommand = true
+            action.command = value
+        case "Once":
+            switch value.lowercased() {
+            case "yes", "true", "on", "1": action.once = true
+            case "no", "false", "off", "0": action.once = false
+            default: error(line, valueColumn, "Once= takes yes or no, not '\(value)'")
+            }
+        default:
+            let hint = closest(key, in: ActionsFile.keys).map { "did you mean '\($0)'?" } ?? "keys are \(ActionsFile.keys.joined(separator: ", "))"
+            error(line, keyColumn, "unknown key '\(key)' in [Action \(action.name)]", hint: hint)
+        }
+    }
+
+    private mutating func checked(_ list: [(text: String, column: Int)], allowed: [String], what: String, line: Int) -> [String] {
+        var result: [String] = []
+        for item in list {
+            if allowed.contains(item.text) {
+                result.append(item.text)
+            } else {
+                error(line, item.column, "unknown \(what) '\(item.text)'", hint: "one of \(allowed.joined(separator: ", "))")
+            }
+        }
+        return result
+    }
+
+    private func fingerRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 1, let n = Int(parts[0]), n > 0 { return n...n }
+        if parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), low > 0, low <= high { return low...high }
+        return nil
+    }
+
+    private mutating func condition(_ value: String, line: Int, column: Int) -> ActionCondition? {
+        let characters = Array(value)
+        // The variable: letters, digits, '_' and '.' (value.NAME).
+        var index = 0
+        while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" || characters[index] == "." {
+            index += 1
+        }
+        let name = String(characters[0..<index])
+        guard !name.isEmpty else {
+            error(line, column, "When= needs a comparison such as scale>1.3")
+            return nil
+        }
+        guard let variable = ActionVariable.named(name) else {
+            let names = ActionVariable.all.map(\.name)
+            let hint = closest(name, in: names).map { "did you mean '\($0)'?" } ?? "one of \(names.joined(separator: ", ")), or value.NAME"
+            error(line, column, "unknown value '\(name)' in When=", hint: hint)
+            return nil
+        }
+        while index < characters.count, characters[index] == " " { index += 1 }
+        let rest = String(characters[index...])
+        guard let comparison = ActionCondition.Operator.allCases.first(where: { rest.hasPrefix($0.rawValue) }) else {
+            error(line, column + index, "expected a comparison (>, >=, <, <=, ==, !=) after '\(name)'")
+            return nil
+        }
+        index += comparison.rawValue.count
+        while index < characters.count, characters[index] == " " { index += 1 }
+        let numberColumn = column + index
+        let operand = String(characters[index...])
+        let numberText = operand.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" }
+        guard !numberText.isEmpty, var number = Double(numberText) else {
+            error(line, numberColumn, "expected a number after '\(name)\(comparison.rawValue)', found '\(operand)'")
+            return nil
+        }
+        let unit = operand.dropFirst(numberText.count).trimmingSpaces()
+        if !unit.isEmpty {
+            if unit == variable.unit {
+                // already in the variable's unit
+            } else if let factor = variable.alternateUnits[unit] {
+                number *= factor
+            } else {
+                let expected = variable.unit.map { "'\(name)' is compared in \($0)" } ?? "'\(name)' takes a plain number"
+                error(line, numberColumn + numberText.count, "unit '\(unit)' does not fit \(name)", hint: expected)
+                return nil
+            }
+        }
+        return ActionCondition(variable: variable, comparison: comparison, value: number)
+    }
+
+    private func closest(_ word: String, in candidates: [String]) -> String? {
+        let best = candidates.min { editDistance(word.lowercased(), $0.lowercased()) < editDistance(word.lowercased(), $1.lowercased()) }
+        guard let best, editDistance(word.lowercased(), best.lowercased()) <= max(2, word.count / 3) else { return nil }
+        return best
+    }
+
+    private func trimTrailing(_ s: Substring) -> Substring {
+        var s = s
+        while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
+        return s
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import GestureEngine
+import GesturedProtocol
+import Testing
+
+/// `gesturectl run` and `gesturectl listen` as a user runs them: the built binaries, a daemon
+/// replaying a synthesized recording on a private socket, and an actions.conf whose commands
+/// leave a trace in a temporary directory. Nothing sleeps: the replay starts when the client
+/// has subscribed (`--replay-wait-clients 1`), the daemon exits after it
+/// (`--exit-after-replay`), `gesturectl run --exit-on-shutdown` then reaps its commands and
+/// exits, and the test waits for that exit.
+@Suite("gesturectl run and listen", .timeLimit(.minutes(2)))
+struct ActionsRunTests {
+    static var binDirectory: String {
+        ProcessInfo.processInfo.environment["GESTURED_BIN_DIR"] ?? BinaryTests.packageRoot.appendingPathComponent(".build/debug").path
+    }
+
+    /// A small daemon configuration, so the test does not depend on the shipped gesture names.
+    static let daemonConfig = """
+        [Gesture pinch]
+        Kind=pinch
+
+        [Gesture swipe3]
+        Kind=swipe
+        Directions=left,right,up,down
+        Fingers=3
+
+        [Gesture double-tap]
+        Kind=tap
+        Taps=2
+
+        """
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var daemonStatus: Int32
+    }
+
+    /// Replays `script` to a daemon and runs `gesturectl arguments` against it until both exit.
+    static func runAgainstDaemon(
+        _ arguments: [String],
+        in dir: URL,
+        script: (GestureSynthesizer) -> GestureScript
+    ) throws -> Outcome {
+        let recording = dir.appendingPathComponent("gestures.evemu")
+        try BinaryTests.synthesize(script, to: recording)
+        let config = dir.appendingPathComponent("gestured.conf")
+        try daemonConfig.write(to: config, atomically: true, encoding: .utf8)
+        let socket = dir.appendingPathComponent("s.sock").path
+
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: binDirectory + "/gestured")
+        daemon.arguments = [
+            "--config", config.path, "--socket", socket, "--no-udev", "--replay-device", recording.path,
+            "--replay-wait-clients", "1", "--exit-after-replay",
+        ]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: binDirectory + "/gesturectl")
+        client.arguments = ["--socket", socket] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["GESTURED_NAME"] = "stale value that must not reach commands"
+        client.environment = environment
+        // Files rather than pipes: nothing has to drain them while the processes run.
+        let outPath = dir.appendingPathComponent("gesturectl.out")
+        let errPath = dir.appendingPathComponent("gesturectl.err")
+        _ = FileManager.default.createFile(atPath: outPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        client.standardOutput = try FileHandle(forWritingTo: outPath)
+        client.standardError = try FileHandle(forWritingTo: errPath)
+        try client.run()
+        client.waitUntilExit()
+        // A client that failed never subscribed: the daemon would wait for it forever.
+        if client.terminationStatus != 0 { daemon.terminate() }
+        daemon.waitUntilExit()
+        return Outcome(
+            status: client.terminationStatus,
+            stdout: try String(contentsOf: outPath, encoding: .utf8),
+            stderr: try String(contentsOf: errPath, encoding: .utf8),
+            daemonStatus: daemon.terminationStatus
+        )
+    }
+
+    static func gestures(_ s: GestureSynthesizer) -> GestureScript {
+        GestureScript.sequence([
+            s.pinch(scale: 2, span: 40),
+            s.swipe(fingers: 3, direction: .left, distance: 60),
+            s.doubleTap(at: .fraction(x: 0.5, y: 0.5)),
+        ], gap: 1)
+    }
+
+    @Test("run executes the matching commands with the gesture's values, once where asked, and logs failures")
+    func runExecutesMatchingCommands() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let trace = dir.appendingPathComponent("trace.txt").path
+        let actions = dir.appendingPathComponent("actions.conf")
+        // Each command appends one line; detached commands may finish in any order, so the
+        // test compares the lines as a set and counts them.
+        try """
+            # pinch: once per gesture, as soon as the fingers have spread by 30 %
+            [Action zoom-in]
+            Gesture=pinch
+            State=changed
+            When=scale>1.3
+            Once=yes
+            Command=echo "$GESTURED_ACTION $GESTURED_NAME $GESTURED_STATE $GESTURED_KIND" >> \(trace)
+
+            [Action pinch-done]
+            Kind=pinch
+            State=ended
+            When=scale >= 1.5
+            Command=echo "$GESTURED_ACTION $GESTURED_NAME $GESTURED_STATE scale-ok=$(awk "BEGIN{print ($GESTURED_SCALE > 1.5)}")" >> \(trace)
+
+            [Action swipe-left]
+            Kind=swipe
+            Direction=left
+            Fingers=3-4
+            Command=echo "$GESTURED_ACTION $GESTURED_NAME $GESTURED_STATE $GESTURED_DIRECTION $GESTURED_FINGERS $GESTURED_DX_MM" >> \(trace)
+
+            [Action swipe-right]
+            Kind=swipe
+            Direction=right
+            Command=echo "$GESTURED_ACTION must not run" >> \(trace)
+
+            [Action double]
+            Gesture=double-tap
+            Command=echo "$GESTURED_ACTION $GESTURED_NAME $GESTURED_STATE taps=$GESTURED_TAPS" >> \(trace)
+
+            [Action stale-environment]
+            Gesture=double-tap
+            Command=test "$GESTURED_NAME" = double-tap && echo "$GESTURED_ACTION ok" >> \(trace)
+
+            # fails on purpose: logged with its status, and run goes on
+            [Action failing]
+            Kind=pinch
+            State=began
+            Command=exit 7
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+
+        let outcome = try Self.runAgainstDaemon(["run", "--actions", actions.path, "--exit-on-shutdown"], in: dir, script: Self.gestures)
+        #expect(outcome.status == 0, "gesturectl run: \(outcome.stderr)")
+        #expect(outcome.daemonStatus == 0)
+        #expect(outcome.stderr.contains("action 'failing'"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("exited with status 7"), "\(outcome.stderr)")
+
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let swipe = try #require(lines.first { $0.hasPrefix("swipe-left ") }, "\(lines)")
+        // The swipe is recognized once it has gone left some way: dx is negative, and written
+        // as a plain decimal that shell tools read.
+        let dx = try #require(Double(swipe.split(separator: " ").last.map(String.init) ?? ""), "\(swipe)")
+        #expect(dx < -1)
+        let expected: Set<String> = [
+            "zoom-in pinch changed pinch",
+            "pinch-done pinch ended scale-ok=1",
+            "swipe-left swipe3 recognized left 3 \(swipe.split(separator: " ").last ?? "")",
+            "double double-tap recognized taps=2",
+            "stale-environment ok",
+        ]
+        #expect(Set(lines) == expected)
+        #expect(lines.count == expected.count, "each action ran exactly once: \(lines)")
+    }
+
+    @Test("run refuses a malformed actions.conf with file:line:column errors and exit status 78")
+    func malformedActionsFile() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let actions = dir.appendingPathComponent("actions.conf")
+        try """
+            [Action zoom]
+            Gesture=pinch
+            State=chagned
+            When=scale>>1.3
+            Comand=echo hi
+
+            [Acton other]
+            Command=true
+
+            [Action no-command]
+            Kind=tap
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
+        process.arguments = ["run", "--actions", actions.path, "--check"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        let file = actions.path
+        #expect(stderr.contains("\(file):3:7: error: unknown state 'chagned' (did you mean 'changed'?)"), "\(stderr)")
+        #expect(stderr.contains("\(file):4:12: error: expected a number after 'scale>'"), "\(stderr)")
+        #expect(stderr.contains("\(file):5:1: error: unknown key 'Comand' in [Action zoom] (did you mean 'Command'?)"), "\(stderr)")
+        #expect(stderr.contains("\(file):7:2: error: unknown section type '[Acton]'"), "\(stderr)")
+        #expect(stderr.contains("\(file):10:1: error: [Action no-command] has no Command="), "\(stderr)")
+    }
+
+    @Test("run --check accepts the shipped example actions.conf")
+    func shippedExampleIsValid() throws {
+        let example = BinaryTests.packageRoot.appendingPathComponent("config/actions.conf").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
+        process.arguments = ["run", "--actions", example, "--check"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.isEmpty, "no warnings either: \(stderr)")
+    }
+
+    @Test("listen --json prints the daemon's lines unchanged, filtered by --kind and --state")
+    func listenJSONFilters() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let outcome = try Self.runAgainstDaemon(["listen", "--wait", "--json", "--kind", "pinch,swipe", "--state", "began,recognized"], in: dir, script: Self.gestures)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let decoder = MessageDecoder()
+        let encoder = MessageEncoder()
+        var seen: [String] = []
+        for line in lines {
+            let message = try decoder.decodeDaemonMessage(Array(line.utf8))
+            // The daemon writes with the same encoder: a line printed as received is
+            // byte-identical to the encoding of what it decodes to.
+            #expect(try encoder.encodeString(message) == line + "\n")
+            switch message {
+            case .gesture(let g): seen.append("\(g.kind) \(g.state.rawValue)")
+            case .shutdown, .deviceAdded, .deviceRemoved: seen.append(message.type)
+            default: Issue.record("unexpected message \(line)")
+            }
+        }
+        #expect(seen == ["device_added", "pinch began", "swipe recognized", "device_removed", "shutdown"])
+    }
+}
