@@ -1,4 +1,5 @@
 import Foundation
+import GesturedTestSupport
 import Testing
 
 @testable import GestureEngine

@@ -1,49 +1,11 @@
 import Foundation
+import GesturedTestSupport
 import Testing
 
 @testable import GestureEngine
 
-/// The third-party corpus (`shared/corpus`), found through `GESTURED_CORPUS_DIR` or by walking
-/// up from this file; `nil` when absent (the tests then skip visibly).
-enum Corpus {
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["GESTURED_CORPUS_DIR"], !path.isEmpty {
-            return fileManager.fileExists(atPath: path) ? URL(fileURLWithPath: path) : nil
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("shared/corpus")
-            if fileManager.fileExists(atPath: candidate.appendingPathComponent("real").path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
-    static var isPresent: Bool { directory != nil }
-
-    /// Every regular file under `subdirectory`, sorted, except the SOURCES notes.
-    static func files(under subdirectory: String) -> [URL] {
-        guard let root = directory?.appendingPathComponent(subdirectory),
-            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        else { return [] }
-        var result: [URL] = []
-        for case let url as URL in enumerator {
-            let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
-            if isFile && url.pathExtension != "md" { result.append(url) }
-        }
-        return result.sorted { $0.path < $1.path }
-    }
-
-    static func text(of url: URL) throws -> String {
-        String(decoding: try Data(contentsOf: url), as: UTF8.self)
-    }
-
-    static func relative(_ url: URL) -> String {
-        guard let root = directory?.path else { return url.path }
-        return String(url.path.dropFirst(root.count + 1))
-    }
-}
+/// The third-party corpus, shared with the other test targets (GesturedTestSupport).
+typealias Corpus = SharedCorpus
 
 @Suite("Recording corpus", .tags(.corpus))
 struct RecordingCorpusTests {
