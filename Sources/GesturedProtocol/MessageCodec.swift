@@ -22,8 +22,10 @@ public struct MessageEncoder: Sendable {
         case .devices(let m): try line(message.type, m)
         case .status(let m): try line(message.type, m)
         case .error(let m): try line(message.type, m)
-        case .gesture(let m): try line(message.type, m)
-        case .touch(let m): try line(message.type, m)
+        case .gesture(let m):
+            if let fast = FastEventWriter.gesture(m) { fast } else { try line(message.type, m) }
+        case .touch(let m):
+            if let fast = FastEventWriter.touch(m) { fast } else { try line(message.type, m) }
         case .deviceAdded(let m): try line(message.type, m)
         case .deviceRemoved(let m): try line(message.type, m)
         case .overflow(let m): try line(message.type, m)
@@ -52,7 +54,9 @@ public struct MessageEncoder: Sendable {
         String(decoding: try encode(message), as: UTF8.self)
     }
 
-    private func line(_ type: String, _ payload: some Encodable) throws(ProtocolError) -> [UInt8] {
+    /// The generic path through `JSONEncoder` (also the reference the fast writer is tested
+    /// against).
+    func line(_ type: String, _ payload: some Encodable) throws(ProtocolError) -> [UInt8] {
         do {
             var bytes = [UInt8](try makeEncoder().encode(Tagged(type: type, payload: payload)))
             bytes.append(UInt8(ascii: "\n"))

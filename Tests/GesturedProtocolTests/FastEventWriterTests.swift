@@ -1,0 +1,72 @@
+import Testing
+
+@testable import GesturedProtocol
+
+/// The fast writer must produce exactly JSONEncoder's bytes: clients and goldens cannot tell
+/// which path wrote a line.
+@Suite("Fast event writer")
+struct FastEventWriterTests {
+    /// A deterministic generator (SplitMix64).
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func double() -> Double {
+            switch next() % 6 {
+            case 0: return Double(Int64(bitPattern: next()) % 1000)
+            case 1: return Double(Int64(bitPattern: next()) % 100_000) / 100
+            case 2: return Double(bitPattern: next() & 0x3FEF_FFFF_FFFF_FFFF) * (next() % 2 == 0 ? 1 : -1)
+            case 3: return Double(next() % 1_000_000) * 1e-9
+            case 4: return 1e15 * Double(next() % 100_000)
+            default: return 0
+            }
+        }
+        mutating func maybe<T>(_ make: (inout Generator) -> T) -> T? { next() % 3 == 0 ? nil : make(&self) }
+        mutating func text() -> String {
+            let pieces = ["tap", "three-finger swipe", "ELAN \"Touch\" screen", "/dev/input/event5", "back\\slash", "é✓", "ü/ä"]
+            return pieces[Int(next() % UInt64(pieces.count))]
+        }
+    }
+
+    @Test("gesture and touch lines equal JSONEncoder's, byte for byte", arguments: 0..<20)
+    func matchesJSONEncoder(seed: UInt64) throws {
+        var g = Generator(state: seed)
+        let encoder = MessageEncoder()
+        for _ in 0..<200 {
+            let message = GestureEventMessage(
+                name: g.text(), kind: ["tap", "pinch", "edge_pan", "tickle"][Int(g.next() % 4)],
+                state: WireGestureState.allCases[Int(g.next() % 5)], device: g.text(), deviceName: g.text(),
+                timeUS: Int64(g.next() % 1_000_000_000_000), gestureID: "event5:\(g.next() % 1000)", fingers: Int(g.next() % 10),
+                centroidMM: WireVector(x: g.double(), y: g.double()), centroidFraction: WireVector(x: g.double(), y: g.double()),
+                taps: g.maybe { Int($0.next() % 4) }, direction: g.maybe { _ in "left" }, edge: g.maybe { _ in "top" },
+                translationMM: g.maybe { WireVector(x: $0.double(), y: $0.double()) },
+                velocityMMPerS: g.maybe { WireVector(x: $0.double(), y: $0.double()) },
+                scale: g.maybe { $0.double() }, scaleVelocity: g.maybe { $0.double() }, rotation: g.maybe { $0.double() },
+                rotationVelocity: g.maybe { $0.double() }, approximateUnits: g.next() % 2 == 0,
+                values: g.next() % 3 == 0 ? ["strokes": g.double(), "a/b": g.double()] : [:]
+            )
+            let fast = try #require(FastEventWriter.gesture(message))
+            let reference = try encoder.line("gesture", message)
+            #expect(String(decoding: fast, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
+            let touch = TouchEventMessage(
+                device: g.text(), timeUS: Int64(g.next() % 1_000_000_000), touchID: g.next() % 1000,
+                phase: WireTouchPhase.allCases[Int(g.next() % 4)], xMM: g.double(), yMM: g.double())
+            let fastTouch = try #require(FastEventWriter.touch(touch))
+            #expect(String(decoding: fastTouch, as: UTF8.self) == String(decoding: try encoder.line("touch", touch), as: UTF8.self))
+        }
+    }
+
+    @Test("strings with control characters are left to JSONEncoder")
+    func controlCharactersFallBack() throws {
+        #expect(FastEventWriter.quote("a\u{1}b") == nil)
+        #expect(FastEventWriter.spell(.nan) == nil)
+        let line = try MessageEncoder().encodeString(
+            .touch(TouchEventMessage(device: "odd\u{1}name", timeUS: 1, touchID: 2, phase: .began, xMM: 1, yMM: 2)))
+        #expect(line.contains("\\u0001"))
+    }
+}
