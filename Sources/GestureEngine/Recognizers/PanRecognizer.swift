@@ -140,11 +140,7 @@ struct PanRecognizer: CustomRecognizer {
             rebase(from: oldCentroid)
             return
         }
-        switch context.state {
-        case .began, .changed: context.request(ended ? .ended : .cancelled)
-        case .possible: context.fail()
-        case .ended, .cancelled, .failed: break
-        }
+        context.finishAfterLastTouch(ended: ended)
     }
 
     mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {

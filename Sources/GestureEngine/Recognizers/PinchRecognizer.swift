@@ -134,11 +134,7 @@ struct PinchRecognizer: CustomRecognizer {
         for touch in touches where held.remove(touch.id) { removed = true }
         guard removed else { return }
         if held.isEmpty {
-            switch context.state {
-            case .began, .changed: context.request(ended ? .ended : .cancelled)
-            case .possible: context.fail()
-            case .ended, .cancelled, .failed: break
-            }
+            context.finishAfterLastTouch(ended: ended)
             return
         }
         if held.count == 1, parameters.endsOnSingleTouch {

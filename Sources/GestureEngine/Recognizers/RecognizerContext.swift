@@ -62,6 +62,17 @@ public struct RecognizerContext: Sendable {
     /// Shorthand for `request(.failed)`.
     public mutating func fail() { request(.failed) }
 
+    /// The last held touch of a continuous recognizer went away: a gesture in progress ends
+    /// (the touch lifted) or is cancelled (the touch was cancelled); one that never began
+    /// fails. Final states are left alone.
+    public mutating func finishAfterLastTouch(ended: Bool) {
+        switch state {
+        case .began, .changed: request(ended ? .ended : .cancelled)
+        case .possible: fail()
+        case .ended, .cancelled, .failed: break
+        }
+    }
+
     /// Schedules timer `token` to fire `seconds` after ``now``, replacing an earlier timer with
     /// the same token.
     public mutating func schedule(_ token: Int, after seconds: Double) {

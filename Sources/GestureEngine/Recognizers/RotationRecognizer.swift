@@ -112,11 +112,7 @@ struct RotationRecognizer: CustomRecognizer {
         for touch in touches where held.remove(touch.id) { removed = true }
         guard removed else { return }
         if held.isEmpty {
-            switch context.state {
-            case .began, .changed: context.request(ended ? .ended : .cancelled)
-            case .possible: context.fail()
-            case .ended, .cancelled, .failed: break
-            }
+            context.finishAfterLastTouch(ended: ended)
             return
         }
         formPairIfPossible(now: context.now)
