@@ -8,4 +8,15 @@
 #include <mtdev.h>
 #include <sys/ioctl.h>
 #include <errno.h>
+/* the daemon's event loop (GesturedSystem/Service/EventLoop.swift) */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <sys/prctl.h>
+
+/* Names the calling thread (prctl is variadic, which Swift cannot call). */
+static inline int gestured_set_thread_name(const char *name)
+{
+	return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
 #endif

@@ -105,7 +105,12 @@ public final class Daemon: Sendable {
             }
         }
 
+        // One event loop for input and clients: the thread a device wakes reads the frame,
+        // runs the engine and writes the gestures to the sockets (DESIGN.md, "one event loop").
+        let loop = EventLoop(name: "gestured")
+        defer { loop.stop() }
         let server = IPCServer(
+            loop: loop,
             listener: listener,
             settings: loaded.ipcSettings,
             state: state,
@@ -113,7 +118,7 @@ public final class Daemon: Sendable {
             reloadHandler: { [self] in await self.reload(current) }
         )
         self.server.set(server)
-        let hub = InputHub(publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
+        let hub = InputHub(loop: loop, publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
         self.hub.set(hub)
         await server.start()
         ready(socketPath)
@@ -188,7 +193,9 @@ public final class Daemon: Sendable {
     }
 
     /// Reloads the configuration; nil on success, or the problems found (old one kept).
-    func reload(_ current: ConfigurationBox) async -> String? {
+    /// `@concurrent`: the files are read and parsed off the event loop, so input never
+    /// waits for the disk (STYLE.md B8).
+    @concurrent func reload(_ current: ConfigurationBox) async -> String? {
         let path = current.value.path ?? options.configPath
         switch ConfigLoader.load(mainPath: path) {
         case .failure(let failure):

@@ -1,4 +1,3 @@
-import Dispatch
 public import GesturedLogging
 import GesturedProtocol
 public import GesturedSystem
@@ -15,15 +14,17 @@ public struct IPCSettings: Sendable {
     public init() {}
 }
 
-/// The socket server (STYLE.md B8): owns the listener and every client session, on its own
-/// queue, so nothing a client does can delay input. Input publishes through
-/// ``publish(_:)``, which only enqueues onto this queue.
+/// The socket server (STYLE.md B8): owns the listener and every client session. It runs on
+/// an ``EventLoop`` — in the daemon the same one as the input hub, so a frame's gestures are
+/// written to the clients by the thread that read the frame, with no hand-off (DESIGN.md,
+/// "one event loop"). Nothing a client does can delay input: sockets are non-blocking, each
+/// client has a bounded outbox, and a client's requests are read a few chunks per wake-up.
 public actor IPCServer: EventPublisher {
-    let executor: QueueExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    let loop: EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     private let listener: UnixListener
-    private var acceptSource: (any DispatchSourceRead)?
+    private var acceptWatch: FileWatch?
     private var clients: [Int: ClientSession] = [:]
     private var nextClientID = 1
     private var settings: IPCSettings
@@ -35,16 +36,18 @@ public actor IPCServer: EventPublisher {
     private var isShuttingDown = false
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// - Parameter reloadHandler: reloads the configuration; returns nil on success or the
-    ///   error text.
+    /// - Parameters:
+    ///   - loop: the event loop the server runs on (the daemon shares one with the input hub).
+    ///   - reloadHandler: reloads the configuration; returns nil on success or the error text.
     public init(
+        loop: EventLoop,
         listener: UnixListener,
         settings: IPCSettings,
         state: DaemonState,
         logger: Logger,
         reloadHandler: @escaping @Sendable () async -> String?
     ) {
-        self.executor = QueueExecutor(label: "gestured.ipc")
+        self.loop = loop
         self.listener = listener
         self.settings = settings
         self.state = state
@@ -54,22 +57,23 @@ public actor IPCServer: EventPublisher {
 
     /// Starts accepting clients.
     public func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener.fileDescriptor, queue: executor.queue)
-        source.setEventHandler { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
-        source.resume()
-        acceptSource = source
+        acceptWatch = loop.watch(listener.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
     }
 
     public func update(settings: IPCSettings) { self.settings = settings }
 
     public var clientCount: Int { clients.count }
 
-    // MARK: Publishing (called from the input queue)
+    // MARK: Publishing (called from the input hub)
 
+    /// Fans `events` out to the subscribers: at once when called on the server's loop thread
+    /// (the daemon's input hub shares it), else after the work already queued on the loop.
     public nonisolated func publish(_ events: [PublishedEvent]) {
         guard !events.isEmpty else { return }
-        executor.queue.async { [self] in
-            self.assumeIsolated { $0.fanOut(events) }
+        if loop.isCurrent {
+            assumeIsolated { $0.fanOut(events) }
+        } else {
+            loop.execute { [self] in self.assumeIsolated { $0.fanOut(events) } }
         }
     }
 
@@ -126,11 +130,8 @@ public actor IPCServer: EventPublisher {
             let id = nextClientID
             nextClientID += 1
             let session = ClientSession(id: id, connection: connection, outboxSoft: settings.outboxSoftLimit, outboxHard: settings.outboxHardLimit)
-            let source = DispatchSource.makeReadSource(fileDescriptor: connection.fileDescriptor, queue: executor.queue)
-            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.readable(id) } }
-            session.readSource = source
             clients[id] = session
-            source.resume()
+            session.watch = loop.watch(connection.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(id) } }
             let cred = connection.credentials
             logger.notice(
                 "Client connected",
@@ -268,17 +269,17 @@ public actor IPCServer: EventPublisher {
             case .processed(let n):
                 client.outbox.consume(n)
             case .wouldBlock:
-                if client.writeSource == nil {
-                    let source = DispatchSource.makeWriteSource(fileDescriptor: client.connection.fileDescriptor, queue: executor.queue)
-                    source.setEventHandler { [weak self] in self?.assumeIsolated { $0.flush(id) } }
-                    client.writeSource = source
-                    source.resume()
+                if !client.waitsForRoom {
+                    client.waitsForRoom = true
+                    client.watch?.setWritableHandler { [weak self] in self?.assumeIsolated { $0.flush(id) } }
                 }
                 return
             }
         }
-        client.writeSource?.cancel()
-        client.writeSource = nil
+        if client.waitsForRoom {
+            client.waitsForRoom = false
+            client.watch?.setWritableHandler(nil)
+        }
         if client.isClosing { close(id, reason: client.closeReason) }
     }
 
@@ -295,7 +296,7 @@ public actor IPCServer: EventPublisher {
         }
         closeAfterFlush(id, reason: "overflow")
         let generation = client.generation
-        executor.queue.asyncAfter(deadline: .now() + .seconds(Self.overflowGraceSeconds)) { [weak self] in
+        loop.run(afterMicroseconds: Int64(Self.overflowGraceSeconds) * 1_000_000) { [weak self] in
             self?.assumeIsolated { server in
                 if let stale = server.clients[id], stale.generation == generation { server.close(id, reason: "overflow (never read the notice)") }
             }
@@ -309,15 +310,14 @@ public actor IPCServer: EventPublisher {
         guard let client = clients[id] else { return }
         client.isClosing = true
         client.closeReason = reason
-        client.readSource?.cancel()
-        client.readSource = nil
+        client.watch?.setReadableHandler(nil)
         flush(id)
     }
 
     private func close(_ id: Int, reason: String) {
         guard let client = clients.removeValue(forKey: id) else { return }
-        client.readSource?.cancel()
-        client.writeSource?.cancel()
+        client.watch?.cancel()
+        client.watch = nil
         client.connection.close()
         if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
@@ -345,7 +345,7 @@ public actor IPCServer: EventPublisher {
     }
 
     /// Returns once every event published before this call has been fanned out: actor jobs
-    /// and ``publish(_:)`` blocks share one FIFO queue, so this no-op is a barrier.
+    /// and ``publish(_:)`` blocks share the loop's one FIFO queue, so this no-op is a barrier.
     public func flushPublished() {}
 
     /// Tells every client the daemon stops and lets each read what is queued for it, for at
@@ -353,8 +353,8 @@ public actor IPCServer: EventPublisher {
     /// the socket file when the daemon bound it).
     public func shutdown(reason: String, deadlineSeconds: Double = 2) async {
         isShuttingDown = true
-        acceptSource?.cancel()
-        acceptSource = nil
+        acceptWatch?.cancel()
+        acceptWatch = nil
         for id in clients.keys.sorted() {
             guard let client = clients[id] else { continue }
             if !client.isClosing, let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) {
@@ -365,7 +365,7 @@ public actor IPCServer: EventPublisher {
         if !clients.isEmpty {
             await withCheckedContinuation { continuation in
                 drainedWaiter = continuation
-                executor.queue.asyncAfter(deadline: .now() + .milliseconds(Int(deadlineSeconds * 1000))) { [weak self] in
+                loop.run(afterMicroseconds: Int64(deadlineSeconds * 1_000_000)) { [weak self] in
                     self?.assumeIsolated { $0.resumeDrainedWaiter() }
                 }
             }
@@ -390,8 +390,10 @@ final class ClientSession {
     var framer = LineFramer()
     var outbox: Outbox
     var subscription: SubscribeRequest?
-    var readSource: (any DispatchSourceRead)?
-    var writeSource: (any DispatchSourceWrite)?
+    /// The socket on the loop: readable while the client may send requests, writable too
+    /// while its outbox waits for room (`waitsForRoom`).
+    var watch: FileWatch?
+    var waitsForRoom = false
     var isClosing = false
     var closeReason = ""
     /// Distinguishes this session from a later one that reuses the id (ids are not reused,

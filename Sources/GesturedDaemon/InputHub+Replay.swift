@@ -1,4 +1,3 @@
-import Dispatch
 public import GestureEngine
 import GesturedLogging
 import GesturedProtocol
@@ -24,6 +23,8 @@ final class ReplaySession {
     var wallOrigin: Int64 = 0
     var recordingOrigin: Int64 = 0
     let completion: @Sendable () -> Void
+    /// Wakes the next step of a real-time replay.
+    var timer: LoopTimer?
 
     init(node: String, pipeline: GesturePipeline, events: [RawEvent], pacing: ReplayPacing, completion: @escaping @Sendable () -> Void) {
         self.node = node
@@ -37,7 +38,7 @@ final class ReplaySession {
 extension InputHub {
     /// Plays `events` as device `node` (a name like `replay:demo.evemu`), publishing
     /// `device_added`, the gestures, and `device_removed` at the end.
-    /// - Parameter completion: called on the input queue when the replay has finished.
+    /// - Parameter completion: called on the input loop when the replay has finished.
     public func addReplay(
         node: String,
         device: DeviceDescription,
@@ -104,10 +105,11 @@ extension InputHub {
         }
         var next = session.index < session.events.count ? session.events[session.index].time.microseconds : Int64.max
         if let deadline = session.pipeline.nextDeadline { next = min(next, deadline.microseconds) }
-        let delay = max(0, Int(Double(next - nowRecording) / speed))
-        executor.queue.asyncAfter(deadline: .now() + .microseconds(delay)) { [weak self] in
-            self?.assumeIsolated { $0.stepReplay(node) }
+        let delay = max(0, Int64(Double(next - nowRecording) / speed))
+        if session.timer == nil {
+            session.timer = loop.makeTimer { [weak self] in self?.assumeIsolated { $0.stepReplay(node) } }
         }
+        session.timer?.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + delay)
     }
 
     /// Stops every replay: gestures in flight are cancelled, as for an unplugged device.
@@ -124,6 +126,8 @@ extension InputHub {
 
     private func finishReplay(_ node: String) {
         guard let session = replays.removeValue(forKey: node) else { return }
+        session.timer?.cancel()
+        session.timer = nil
         state.removeDevice(node: node)
         publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
         logger.notice("Replay finished", [("device.node", node)])

@@ -1,25 +1,25 @@
-import Dispatch
 public import GestureEngine
 public import GesturedLogging
 import GesturedProtocol
-import GesturedSystem
+public import GesturedSystem
 
 /// Chooses the engine configuration for a device; nil means "not ours" (no rule matched, or
 /// the device is disabled). Supplied by the daemon from the loaded configuration.
 public typealias DeviceConfigurator = @Sendable (_ device: DeviceDescription, _ kind: DeviceKind, _ udevProperties: [String: String]) -> DeviceSetup?
 
 /// The input domain (STYLE.md B8): every device session, its engine and the single timer live
-/// on one queue. Frames are handled in order, on one thread; clients never block it: results
-/// go to an ``EventPublisher`` that only enqueues.
+/// on one ``EventLoop``, so frames are handled in order, on one thread, woken by the device
+/// itself. Clients never block it: results go to an ``EventPublisher`` that never waits (the
+/// daemon's IPC server writes non-blocking, into bounded outboxes).
 public actor InputHub {
-    let executor: QueueExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    let loop: EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     private var sessions: [String: DeviceSession] = [:]
-    private var timer: (any DispatchSourceTimer)?
+    private var timer: LoopTimer?
     private var armedDeadline: Int64?
     private var monitor: UdevMonitor?
-    private var monitorSource: (any DispatchSourceRead)?
+    private var monitorWatch: FileWatch?
     let publisher: any EventPublisher
     let state: DaemonState
     let logger: Logger
@@ -28,8 +28,10 @@ public actor InputHub {
     /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
     private var ignored: [String: String] = [:]
 
-    public init(publisher: any EventPublisher, state: DaemonState, logger: Logger, configurator: @escaping DeviceConfigurator) {
-        self.executor = QueueExecutor(label: "gestured.input")
+    /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
+    ///   server, so gestures reach clients from the thread that read the frame).
+    public init(loop: EventLoop, publisher: any EventPublisher, state: DaemonState, logger: Logger, configurator: @escaping DeviceConfigurator) {
+        self.loop = loop
         self.publisher = publisher
         self.state = state
         self.logger = logger
@@ -45,11 +47,8 @@ public actor InputHub {
     public func startHotplug() {
         do {
             let monitor = try UdevMonitor()
-            let source = DispatchSource.makeReadSource(fileDescriptor: monitor.fileDescriptor, queue: executor.queue)
-            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
-            source.resume()
             self.monitor = monitor
-            self.monitorSource = source
+            self.monitorWatch = loop.watch(monitor.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
         } catch {
             logger.error("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
         }
@@ -114,12 +113,9 @@ public actor InputHub {
             pipeline: GesturePipeline(node: node, device: setup.device, configuration: setup.configuration)
         )
         let configuration = setup.configuration
-        let source = DispatchSource.makeReadSource(fileDescriptor: device.fileDescriptor, queue: executor.queue)
-        source.setEventHandler { [weak self] in self?.assumeIsolated { $0.readable(node) } }
-        session.readSource = source
         sessions[node] = session
         ignored[node] = nil
-        source.resume()
+        session.watch = loop.watch(device.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(node) } }
         let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
@@ -140,7 +136,8 @@ public actor InputHub {
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         let outputs = session.pipeline.cancelAll(at: now)
         publish(outputs, from: session)
-        session.readSource?.cancel()
+        session.watch?.cancel()
+        session.watch = nil
         session.device.close()
         state.removeDevice(node: node)
         publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
@@ -175,24 +172,20 @@ public actor InputHub {
     // MARK: Timer
 
     /// One timer for every engine (STYLE.md B8): armed for the earliest deadline, disarmed when
-    /// there is none, so an idle daemon sleeps in the kernel.
+    /// there is none, so an idle daemon sleeps in the kernel. Deadlines are kernel input
+    /// timestamps (CLOCK_MONOTONIC µs), which the loop's timer takes as they are.
     private func rearmTimer() {
         let next = sessions.values.compactMap { $0.pipeline.nextDeadline?.microseconds }.min()
         guard next != armedDeadline else { return }
         armedDeadline = next
         guard let next else {
-            timer?.cancel()
-            timer = nil
+            timer?.disarm()
             return
         }
         if timer == nil {
-            let source = DispatchSource.makeTimerSource(queue: executor.queue)
-            source.setEventHandler { [weak self] in self?.assumeIsolated { $0.timerFired() } }
-            source.resume()
-            timer = source
+            timer = loop.makeTimer { [weak self] in self?.assumeIsolated { $0.timerFired() } }
         }
-        let delay = max(0, next - MonotonicClock.nowMicroseconds())
-        timer?.schedule(deadline: .now() + .microseconds(Int(delay)), leeway: .microseconds(200))
+        timer?.schedule(atMonotonicMicroseconds: next)
     }
 
     private func timerFired() {
@@ -231,13 +224,14 @@ public actor InputHub {
 
     /// Cancels every gesture in flight and closes all devices (graceful shutdown).
     public func shutdown() {
-        monitorSource?.cancel()
-        monitorSource = nil
+        monitorWatch?.cancel()
+        monitorWatch = nil
         monitor = nil
         for node in sessions.keys.sorted() { removeDevice(node: node, reason: "daemon stopping") }
         cancelReplays(reason: "daemon stopping")
         timer?.cancel()
         timer = nil
+        armedDeadline = nil
     }
 
     // MARK: Helpers
@@ -278,7 +272,7 @@ final class DeviceSession {
     let device: EvdevDevice
     let udevProperties: [String: String]
     var pipeline: GesturePipeline
-    var readSource: (any DispatchSourceRead)?
+    var watch: FileWatch?
     /// Reused for every read, so a frame costs no output array.
     var outputs: [EngineOutput] = []
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)

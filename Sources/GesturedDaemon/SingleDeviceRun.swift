@@ -32,7 +32,9 @@ enum SingleDeviceRun {
         let ended = AsyncStream.makeStream(of: String.self)
         let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in ended.continuation.yield("device removed") }
         let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
-        let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
+        let loop = EventLoop(name: "gestured-input")
+        defer { loop.stop() }
+        let hub = InputHub(loop: loop, publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         await hub.addDevice(node: node, udevProperties: [:])
         guard await hub.deviceNodes.contains(node) else {
             writeStandardError("gestured: no gesture in the configuration applies to '\(node)' ('\(description.name)')\n")
@@ -81,7 +83,9 @@ enum SingleDeviceRun {
         let done = AsyncStream.makeStream(of: Void.self)
         let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in }
         let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
-        let hub = InputHub(publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
+        let loop = EventLoop(name: "gestured-input")
+        defer { loop.stop() }
+        let hub = InputHub(loop: loop, publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         let kind = recording.device.kind ?? .touchpad
         await hub.addReplay(node: file, device: recording.device, kind: kind, events: recording.events, pacing: pacing) {
             done.continuation.yield()

@@ -2,7 +2,7 @@
  * message notes the time it was received minus its time_us (the kernel
  * timestamp of the frame the engine reacted to). Ends when the daemon says
  * the device was removed.
- * Usage: latency-client SOCKET */
+ * Usage: latency-client SOCKET [RAWFILE] */
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -14,8 +14,8 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: latency-client SOCKET\n");
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: latency-client SOCKET [RAWFILE]\n");
 		return 2;
 	}
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 		used = strlen(line);
 		memmove(buffer, line, used);
 	}
+	save_samples(argc == 3 ? argv[2] : NULL, &samples);
 	print_summary("gestured", &samples);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* The latency floor: a bare libevdev reader. For every frame (SYN_REPORT)
  * it notes the time it received it minus the frame's kernel timestamp
  * (CLOCK_MONOTONIC), until the device goes away.
- * Usage: latency-floor /dev/input/eventN */
+ * Usage: latency-floor /dev/input/eventN [RAWFILE] */
 #include <errno.h>
 #include <fcntl.h>
 #include <libevdev/libevdev.h>
@@ -13,8 +13,8 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: latency-floor /dev/input/eventN\n");
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: latency-floor /dev/input/eventN [RAWFILE]\n");
 		return 2;
 	}
 	int fd = open(argv[1], O_RDONLY | O_NONBLOCK);
@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 		if (rc == -ENODEV)
 			break;
 	}
+	save_samples(argc == 3 ? argv[2] : NULL, &samples);
 	print_summary("floor", &samples);
 	return 0;
 }

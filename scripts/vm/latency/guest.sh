@@ -1,24 +1,84 @@
 #!/bin/sh
-# Guest script of scripts/vm/latency/run.sh: one uinput clickpad (the T650
-# description), read at once by the bare libevdev reader (the floor),
-# libinput through its C library, and a socket client of the gestured
-# daemon, while the same gestures are played; each prints its latencies.
+# Guest script of scripts/vm/latency/run.sh. The same gestures are played on
+# uinput clickpads of one description (the T650) and read by
+#   floor     a bare libevdev reader
+#   relay     a bare libevdev reader forwarding frames over a Unix socket to
+#             a second process (the floor of any daemon: two wake-ups)
+#   libinput  libinput's gesture events through its C library
+#   gestured  a socket client of the daemon
+# Phase "alone": ROUNDS cycles; in each, every reader in turn has the guest's
+# one CPU to itself (a fresh node, the others not running, the daemon only
+# started for its turn), so no reader waits behind another. Phase
+# "together": all four read one node at once, as a desktop would run them.
+# Each prints "<phase> <reader> samples N p50 P p99 Q" (µs).
 # Usage: guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
 bin=$1
 rounds=$2
 desc=$GESTURED_REPO/Tests/EndToEndTests/Devices/logitech-t650.desc
+gestures="swipe fingers=3 direction=left
+swipe fingers=4 direction=up
+pinch scale=2
+pinch scale=0.5"
 
+cycle=$(vm_synth "$desc" "$gestures") || exit 1
 set --
 i=0
 while [ "$i" -lt "$rounds" ]; do
-	set -- "$@" "swipe fingers=3 direction=left" "swipe fingers=4 direction=up" "pinch scale=2" "pinch scale=0.5"
+	set -- "$@" "$gestures"
 	i=$((i + 1))
 done
-recording=$(vm_synth "$desc" "$@") || exit 1
+all=$(vm_synth "$desc" "$@") || exit 1
 
 vm_start_udevd || exit 1
+raw=$VM_SCRATCH/raw
+mkdir -p "$raw"
+
+# alone_reader LABEL PROGRAM: one turn of a bare reader on a fresh node.
+alone_reader() {
+	vm_create_device "$desc" || return 1
+	"$bin/$2" "$VM_NODE" "$raw/$1" > "$VM_SCRATCH/$1.out" 2>&1 &
+	_pid=$!
+	vm_wait_until 30 "$1 to open $VM_NODE" vm_has_open "$_pid" "$VM_NODE" || return 1
+	vm_play "$VM_NODE" "$cycle" || return 1
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 30 "$_pid" > /dev/null
+}
+
+# alone_gestured: one turn of the daemon (found the node by hot-plug) and
+# its socket client.
+alone_gestured() {
+	vm_daemon_start || return 1
+	"$bin/latency-client" "$VM_SOCKET" "$raw/gestured" > "$VM_SCRATCH/gestured.out" 2>&1 &
+	_client=$!
+	vm_create_device "$desc" || return 1
+	vm_wait_until 30 "the daemon to open $VM_NODE" vm_has_open "$VM_DAEMON_PID" "$VM_NODE" || return 1
+	vm_play "$VM_NODE" "$cycle" || return 1
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 30 "$_client" > /dev/null
+	vm_daemon_stop 2> /dev/null
+}
+
+i=0
+while [ "$i" -lt "$rounds" ]; do
+	alone_reader floor latency-floor || exit 1
+	alone_reader relay latency-relay || exit 1
+	alone_reader libinput latency-libinput || exit 1
+	alone_gestured || exit 1
+	i=$((i + 1))
+done
+for label in floor relay libinput gestured; do
+	sort -n "$raw/$label" | awk -v label="$label" '
+		{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "alone " label " samples 0"; exit }
+			p50 = int((NR * 50 + 99) / 100); p99 = int((NR * 99 + 99) / 100)
+			print "alone " label " samples " NR " p50 " v[p50 ? p50 : 1] " p99 " v[p99 ? p99 : 1]
+		}'
+done
+
+# together: the four readers on one node, the same gestures ROUNDS times.
 vm_daemon_start || exit 1
 "$bin/latency-client" "$VM_SOCKET" > "$VM_SCRATCH/client.out" 2>&1 &
 client=$!
@@ -26,16 +86,20 @@ vm_create_device "$desc" || exit 1
 node=$VM_NODE
 "$bin/latency-floor" "$node" > "$VM_SCRATCH/floor.out" 2>&1 &
 floor=$!
+"$bin/latency-relay" "$node" > "$VM_SCRATCH/relay.out" 2>&1 &
+relay=$!
 "$bin/latency-libinput" "$node" > "$VM_SCRATCH/libinput.out" 2>&1 &
 libinput=$!
 vm_wait_until 30 "the floor reader" vm_has_open "$floor" "$node" &&
+	vm_wait_until 30 "the relay reader" vm_has_open "$relay" "$node" &&
 	vm_wait_until 30 "the libinput reader" vm_has_open "$libinput" "$node" &&
 	vm_wait_until 30 "the daemon to open $node" vm_has_open "$VM_DAEMON_PID" "$node" || exit 1
 
-vm_play "$node" "$recording" || exit 1
+vm_play "$node" "$all" || exit 1
 vm_remove_device "$VM_DEVICE_PID"
-for pid in "$floor" "$libinput" "$client"; do vm_wait_exit 30 "$pid" > /dev/null; done
-cat "$VM_SCRATCH/floor.out" "$VM_SCRATCH/libinput.out" "$VM_SCRATCH/client.out"
+for pid in "$floor" "$relay" "$libinput" "$client"; do vm_wait_exit 30 "$pid" > /dev/null; done
+cat "$VM_SCRATCH/floor.out" "$VM_SCRATCH/relay.out" "$VM_SCRATCH/libinput.out" "$VM_SCRATCH/client.out" |
+	sed 's/^/together /'
 
 # idle: the daemon's CPU time over 10 s with two devices open and nothing
 # touching them (a benchmark figure; the waiting here is the measurement)

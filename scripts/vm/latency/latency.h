@@ -39,6 +39,22 @@ static int compare_samples(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Appends every sample, one per line, to PATH (none: nothing), so several
+ * runs can be summarised together. */
+static inline void save_samples(const char *path, const struct samples *s)
+{
+	if (!path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	for (size_t i = 0; i < s->count; i++)
+		fprintf(f, "%lld\n", (long long)s->values[i]);
+	fclose(f);
+}
+
 /* Prints "<label> samples N p50 P p99 Q" (µs); nearest-rank percentiles. */
 static inline void print_summary(const char *label, struct samples *s)
 {

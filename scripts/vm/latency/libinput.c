@@ -2,7 +2,7 @@
  * GESTURE_* event, the time it was received minus the event's time, which
  * libinput takes from the kernel frame it reacted to. Runs until the device
  * is removed.
- * Usage: latency-libinput /dev/input/eventN */
+ * Usage: latency-libinput /dev/input/eventN [RAWFILE] */
 #include <errno.h>
 #include <fcntl.h>
 #include <libinput.h>
@@ -29,8 +29,8 @@ static const struct libinput_interface interface = { open_restricted, close_rest
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: latency-libinput /dev/input/eventN\n");
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: latency-libinput /dev/input/eventN [RAWFILE]\n");
 		return 2;
 	}
 	struct libinput *li = libinput_path_create_context(&interface, NULL);
@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 			libinput_event_destroy(ev);
 		}
 	}
+	save_samples(argc == 3 ? argv[2] : NULL, &samples);
 	print_summary("libinput", &samples);
 	libinput_unref(li);
 	return 0;

@@ -1,0 +1,300 @@
+internal import CLinuxInput
+internal import Glibc
+internal import Synchronization
+
+/// A serial executor that is one thread of its own running an `epoll(7)` loop: the daemon's
+/// I/O domains (input devices, the udev monitor, the socket and its clients, their timers) are
+/// actors whose executor is this loop, and their file descriptors wake this thread directly.
+///
+/// Why not a `DispatchQueue` (STYLE.md B8's `QueueExecutor`): on Linux a Dispatch read source
+/// is watched by libdispatch's manager thread, which then wakes a worker thread to run the
+/// handler on the target queue, and an `async` to a second queue wakes another; measured in
+/// the kernel tier (docs/benchmarks.md) those hand-offs were most of gestured's latency. Here
+/// the kernel wakes the thread that reads the device, runs the engine and writes to the
+/// clients — the shape of libinput's users and of every C input daemon.
+///
+/// Handlers and jobs run in order on the loop thread. Registration calls (`watch`,
+/// `makeTimer`, and the methods of what they return) must be made on the loop thread (from
+/// code isolated to an actor whose executor is this loop); `enqueue` and ``execute(_:)`` may
+/// be called from any thread.
+///
+/// `@unchecked Sendable` (STYLE.md B8 (a), the executor): the job queue is behind a `Mutex`;
+/// the registration tables are confined to the loop thread, as the preconditions check.
+public final class EventLoop: SerialExecutor, @unchecked Sendable {
+    private enum Work {
+        case job(UnownedJob)
+        case block(@Sendable () -> Void)
+    }
+
+    private let name: String
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let pending = Mutex<(work: [Work], stopped: Bool)>(([], false))
+    private var thread = pthread_t()
+    /// Loop-thread state: every watched descriptor by its token.
+    private var watches: [UInt64: FileWatch] = [:]
+    private var nextToken: UInt64 = 1
+    private static let wakeToken: UInt64 = 0
+
+    /// Starts the loop thread.
+    /// - Parameter name: the thread's name (`ps -L`, at most 15 bytes are kept).
+    public init(name: String) {
+        self.name = name
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        precondition(epollFD >= 0 && wakeFD >= 0, "epoll_create1/eventfd failed: \(Errno.current)")
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Self.wakeToken
+        precondition(epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0, "epoll_ctl failed: \(Errno.current)")
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        precondition(rc == 0, "pthread_create failed: \(Errno(rawValue: rc))")
+    }
+
+    deinit {
+        Glibc.close(epollFD)
+        Glibc.close(wakeFD)
+    }
+
+    /// Whether the caller runs on the loop thread.
+    public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    // MARK: SerialExecutor
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func checkIsolated() {
+        precondition(isCurrent, "not on the \(name) event loop thread")
+    }
+
+    /// Runs `block` on the loop thread, after everything enqueued before it (jobs included).
+    public func execute(_ block: @escaping @Sendable () -> Void) {
+        submit(.block(block))
+    }
+
+    /// Ends the loop once the work queued so far has run; later work is dropped. The thread
+    /// exits and the loop's descriptors are closed when the last reference goes.
+    public func stop() {
+        pending.withLock { $0.stopped = true }
+        wake()
+    }
+
+    private func submit(_ work: Work) {
+        let wasEmpty = pending.withLock { state -> Bool? in
+            guard !state.stopped else { return nil }
+            state.work.append(work)
+            return state.work.count == 1
+        }
+        // One wake-up per batch: the loop drains the whole queue when it runs.
+        if wasEmpty == true { wake() }
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, 8)
+    }
+
+    // MARK: Watches
+
+    /// Watches `fileDescriptor` for reading; `onReadable` runs on the loop thread each time
+    /// it is readable (level-triggered: read until EAGAIN or it fires again). Loop thread only.
+    public func watch(_ fileDescriptor: Int32, onReadable: @escaping () -> Void) -> FileWatch {
+        checkIsolated()
+        let watch = FileWatch(loop: self, fileDescriptor: fileDescriptor, token: nextToken)
+        nextToken += 1
+        watch.readHandler = onReadable
+        watches[watch.token] = watch
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = watch.token
+        if epoll_ctl(epollFD, EPOLL_CTL_ADD, fileDescriptor, &event) != 0 {
+            // Only a programming error gets here (a closed or already watched descriptor).
+            preconditionFailure("epoll_ctl(ADD, fd \(fileDescriptor)) failed: \(Errno.current)")
+        }
+        return watch
+    }
+
+    /// A timer whose `handler` runs on the loop thread when it fires (a `timerfd` watched by
+    /// the loop). Loop thread only.
+    public func makeTimer(_ handler: @escaping () -> Void) -> LoopTimer {
+        let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        precondition(fd >= 0, "timerfd_create failed: \(Errno.current)")
+        let timer = LoopTimer(fileDescriptor: fd)
+        timer.watch = watch(fd) {
+            var expirations: UInt64 = 0
+            guard Glibc.read(fd, &expirations, 8) == 8 else { return }
+            handler()
+        }
+        return timer
+    }
+
+    /// Runs `handler` once on the loop thread `microseconds` from now (grace periods,
+    /// deadlines). Loop thread only.
+    public func run(afterMicroseconds microseconds: Int64, _ handler: @escaping () -> Void) {
+        var holder: LoopTimer?
+        let timer = makeTimer {
+            handler()
+            holder?.cancel()
+            holder = nil
+        }
+        holder = timer
+        timer.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + max(0, microseconds))
+    }
+
+    fileprivate func update(_ watch: FileWatch) {
+        checkIsolated()
+        var event = epoll_event()
+        event.events = (watch.readHandler == nil ? 0 : EPOLLIN.rawValue) | (watch.writeHandler == nil ? 0 : EPOLLOUT.rawValue)
+        event.data.u64 = watch.token
+        _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, watch.fileDescriptor, &event)
+    }
+
+    fileprivate func remove(_ watch: FileWatch) {
+        checkIsolated()
+        guard watches.removeValue(forKey: watch.token) != nil else { return }
+        var event = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, watch.fileDescriptor, &event)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        _ = gestured_set_thread_name(String(name.prefix(15)))
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while true {
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), -1) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                preconditionFailure("epoll_wait failed: \(Errno.current)")
+            }
+            for index in 0..<Int(count) {
+                let token = events[index].data.u64
+                let flags = events[index].events
+                if token == Self.wakeToken {
+                    var value: UInt64 = 0
+                    _ = Glibc.read(wakeFD, &value, 8)
+                    if !runPending() { return }
+                    continue
+                }
+                // A handler earlier in this batch may have removed this watch.
+                guard let watch = watches[token] else { continue }
+                let hangUp = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+                if flags & EPOLLIN.rawValue != 0 || (hangUp && watch.readHandler != nil) {
+                    watch.readHandler?()
+                }
+                if flags & EPOLLOUT.rawValue != 0 || (hangUp && watch.writeHandler != nil), watches[token] != nil {
+                    watch.writeHandler?()
+                }
+            }
+        }
+    }
+
+    /// Runs every queued job and block; false once the loop is stopped.
+    private func runPending() -> Bool {
+        let (work, stopped) = pending.withLock { state in
+            defer { state.work.removeAll(keepingCapacity: true) }
+            return (state.work, state.stopped)
+        }
+        let executor = asUnownedSerialExecutor()
+        for item in work {
+            switch item {
+            case .job(let job): job.runSynchronously(on: executor)
+            case .block(let block): block()
+            }
+        }
+        return !stopped
+    }
+}
+
+/// A descriptor watched by an ``EventLoop``; confined to the loop thread.
+public final class FileWatch {
+    fileprivate weak var loop: EventLoop?
+    public let fileDescriptor: Int32
+    fileprivate let token: UInt64
+    fileprivate var readHandler: (() -> Void)?
+    fileprivate var writeHandler: (() -> Void)?
+
+    fileprivate init(loop: EventLoop, fileDescriptor: Int32, token: UInt64) {
+        self.loop = loop
+        self.fileDescriptor = fileDescriptor
+        self.token = token
+    }
+
+    /// Replaces the readable handler; nil stops reading (a client being closed after its
+    /// last lines are written).
+    public func setReadableHandler(_ handler: (() -> Void)?) {
+        let changes = (readHandler == nil) != (handler == nil)
+        readHandler = handler
+        if changes { loop?.update(self) }
+    }
+
+    /// Also calls `handler` while the descriptor is writable; nil stops (a client's socket
+    /// while its outbox waits for room).
+    public func setWritableHandler(_ handler: (() -> Void)?) {
+        let changes = (writeHandler == nil) != (handler == nil)
+        writeHandler = handler
+        if changes { loop?.update(self) }
+    }
+
+    /// Stops watching; call before closing the descriptor.
+    public func cancel() {
+        readHandler = nil
+        writeHandler = nil
+        loop?.remove(self)
+    }
+}
+
+/// A one-shot timer on an ``EventLoop`` (a `timerfd` on CLOCK_MONOTONIC, absolute times, so
+/// a deadline is exact to the µs and never drifts); confined to the loop thread.
+public final class LoopTimer {
+    fileprivate let fileDescriptor: Int32
+    fileprivate var watch: FileWatch?
+
+    fileprivate init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Arms the timer for `deadline` (CLOCK_MONOTONIC µs, the clock of kernel input
+    /// timestamps); a deadline in the past fires at once. Replaces any earlier arming.
+    public func schedule(atMonotonicMicroseconds deadline: Int64) {
+        // 0 would disarm: a deadline at or before the epoch fires as soon as possible.
+        let at = max(deadline, 1)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(at / 1_000_000)
+        spec.it_value.tv_nsec = Int(at % 1_000_000) * 1000
+        _ = timerfd_settime(fileDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    /// Disarms the timer (it stays usable).
+    public func disarm() {
+        var spec = itimerspec()
+        _ = timerfd_settime(fileDescriptor, 0, &spec, nil)
+    }
+
+    /// Disarms and releases the timer for good.
+    public func cancel() {
+        guard let watch else { return }
+        watch.cancel()
+        self.watch = nil
+        Glibc.close(fileDescriptor)
+    }
+
+    deinit {
+        guard let watch else { return }
+        // Dropped without `cancel()`: leave the loop's table only from the loop thread;
+        // elsewhere closing the descriptor is enough (epoll forgets a closed file).
+        if watch.loop?.isCurrent ?? false { watch.cancel() }
+        Glibc.close(fileDescriptor)
+    }
+}
