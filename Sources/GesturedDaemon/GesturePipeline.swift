@@ -91,10 +91,15 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Cancels every touch and gesture in flight: the device went away or the daemon stops.
+    /// Lifts the filter still holds back are delivered first, as lifts: those fingers did
+    /// leave the surface (a pinch whose fingers lifted 10 ms before the unplug ended), and
+    /// the hold-back only waits for a contact that could continue them, which can no
+    /// longer come.
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
         let t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
-        if let lifts = filter.flush(upTo: t) {
+        if var lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) {
+            lifts.timestamp = t
             outputs += engine.process(lifts)
         }
         if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {

@@ -77,8 +77,13 @@ public actor IPCServer: EventPublisher {
         }
     }
 
+    /// The lines of one batch, encoded once for every client.
+    private var batch: [(event: PublishedEvent, bytes: [UInt8], coalesceKey: String?)] = []
+    /// One client's lines of a batch, reused so a frame costs no allocation here.
+    private var scratch: [UInt8] = []
+
     private func fanOut(_ events: [PublishedEvent]) {
-        var touched: Set<Int> = []
+        batch.removeAll(keepingCapacity: true)
         for event in events {
             let message: DaemonMessage
             var coalesceKey: String?
@@ -94,18 +99,77 @@ public actor IPCServer: EventPublisher {
                 logger.error("Failed to encode an event, dropping it", [("event.type", message.type)])
                 continue
             }
-            for (id, client) in clients where client.wants(event) {
-                switch client.outbox.enqueue(bytes, coalesceKey: coalesceKey) {
-                case .queued, .coalesced:
-                    // Batch a frame's lines into one write, but never let a big batch reach
-                    // the soft limit on its own: coalescing is for slow readers, not bursts.
-                    if client.outbox.count >= client.outbox.softLimit / 2 { flush(id) } else { touched.insert(id) }
-                case .overflow: overflow(id)
-                }
+            batch.append((event, bytes, coalesceKey))
+        }
+        for (id, client) in clients where client.subscription != nil && !client.isClosing {
+            if client.outbox.isEmpty {
+                writeDirectly(id, client)
+            } else {
+                enqueueBatch(id, client)
             }
         }
-        // One write per client per batch: the lines of a frame go out together.
-        for id in touched.sorted() { flush(id) }
+    }
+
+    /// The common case, a client that keeps up: its lines of a frame's batch go out in one
+    /// write without touching the outbox; only what the socket did not take is queued. Big
+    /// batches (a whole recording replayed at once) take the outbox path, which writes as it
+    /// queues so a reading client keeps up.
+    private func writeDirectly(_ id: Int, _ client: ClientSession) {
+        guard batch.count <= max(1, client.outbox.softLimit / 2) else {
+            enqueueBatch(id, client)
+            return
+        }
+        scratch.removeAll(keepingCapacity: true)
+        for item in batch where client.wants(item.event) { scratch += item.bytes }
+        guard !scratch.isEmpty else { return }
+        var written: Int
+        do {
+            switch try client.connection.write(scratch) {
+            case .processed(let n): written = n
+            case .wouldBlock: written = 0
+            }
+        } catch {
+            close(id, reason: "write failed: \(error)")
+            return
+        }
+        guard written < scratch.count else { return }
+        // Queue what is left: the partly written line first (marked as such, so it is never
+        // coalesced away), then the others as usual.
+        for item in batch where client.wants(item.event) {
+            if written >= item.bytes.count {
+                written -= item.bytes.count
+                continue
+            }
+            let result = client.outbox.enqueue(item.bytes, coalesceKey: item.coalesceKey)
+            if written > 0 {
+                client.outbox.consume(written)
+                written = 0
+            }
+            if result == .overflow {
+                overflow(id)
+                return
+            }
+        }
+        flush(id)
+    }
+
+    /// Queues the client's lines of the batch (coalescing `changed` over the soft limit),
+    /// writing as it goes so a big batch never reaches the soft limit on its own: coalescing
+    /// is for slow readers, not bursts.
+    private func enqueueBatch(_ id: Int, _ client: ClientSession) {
+        for item in batch where client.wants(item.event) {
+            switch client.outbox.enqueue(item.bytes, coalesceKey: item.coalesceKey) {
+            case .queued, .coalesced:
+                if client.outbox.count >= client.outbox.softLimit / 2 {
+                    flush(id)
+                    if clients[id] == nil || client.isClosing { return }
+                }
+            case .overflow:
+                overflow(id)
+                return
+            }
+        }
+        flush(id)
     }
 
     // MARK: Clients

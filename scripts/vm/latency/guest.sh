@@ -10,7 +10,9 @@
 # one CPU to itself (a fresh node, the others not running, the daemon only
 # started for its turn), so no reader waits behind another. Phase
 # "together": all four read one node at once, as a desktop would run them.
-# Each prints "<phase> <reader> samples N p50 P p99 Q" (µs).
+# Each prints "<phase> <reader> samples N p50 P p99 Q" (µs); alone, also the
+# median CPU time the reader's processes used per frame played (the daemon
+# and its client for gestured).
 # Usage: guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
@@ -34,6 +36,23 @@ all=$(vm_synth "$desc" "$@") || exit 1
 vm_start_udevd || exit 1
 raw=$VM_SCRATCH/raw
 mkdir -p "$raw"
+frames=$(grep -c '^E: [0-9.]* 0000 0000 0000' "$cycle")
+
+# cpu_ns PID: the CPU time all threads of PID have used (ns, schedstat).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { print t + 0 }'; }
+
+# play_measured LABEL PID...: plays the cycle and notes the CPU time the
+# processes used for it, per frame.
+play_measured() {
+	_label=$1
+	shift
+	_before=0
+	for _p in "$@"; do _before=$((_before + $(cpu_ns "$_p"))); done
+	vm_play "$VM_NODE" "$cycle" || return 1
+	_after=0
+	for _p in "$@"; do _after=$((_after + $(cpu_ns "$_p"))); done
+	echo "$(( (_after - _before) / frames / 1000 ))" >> "$raw/$_label.cpu"
+}
 
 # alone_reader LABEL PROGRAM: one turn of a bare reader on a fresh node.
 alone_reader() {
@@ -41,7 +60,8 @@ alone_reader() {
 	"$bin/$2" "$VM_NODE" "$raw/$1" > "$VM_SCRATCH/$1.out" 2>&1 &
 	_pid=$!
 	vm_wait_until 30 "$1 to open $VM_NODE" vm_has_open "$_pid" "$VM_NODE" || return 1
-	vm_play "$VM_NODE" "$cycle" || return 1
+	# the relay's receiving child works too
+	play_measured "$1" "$_pid" $(cat /proc/"$_pid"/task/*/children 2>/dev/null) || return 1
 	vm_remove_device "$VM_DEVICE_PID"
 	vm_wait_exit 30 "$_pid" > /dev/null
 }
@@ -54,7 +74,7 @@ alone_gestured() {
 	_client=$!
 	vm_create_device "$desc" || return 1
 	vm_wait_until 30 "the daemon to open $VM_NODE" vm_has_open "$VM_DAEMON_PID" "$VM_NODE" || return 1
-	vm_play "$VM_NODE" "$cycle" || return 1
+	play_measured gestured "$VM_DAEMON_PID" "$_client" || return 1
 	vm_remove_device "$VM_DEVICE_PID"
 	vm_wait_exit 30 "$_client" > /dev/null
 	vm_daemon_stop 2> /dev/null
@@ -76,6 +96,7 @@ for label in floor relay libinput gestured; do
 			p50 = int((NR * 50 + 99) / 100); p99 = int((NR * 99 + 99) / 100)
 			print "alone " label " samples " NR " p50 " v[p50 ? p50 : 1] " p99 " v[p99 ? p99 : 1]
 		}'
+	sort -n "$raw/$label.cpu" | awk -v label="$label" '{ v[NR] = $1 } END { print "alone " label " cpu-us-per-frame " v[int((NR + 1) / 2)] }'
 done
 
 # together: the four readers on one node, the same gestures ROUNDS times.

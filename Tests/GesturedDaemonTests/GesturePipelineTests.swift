@@ -1,0 +1,53 @@
+import Foundation
+import GestureEngine
+import GesturedConfig
+import GesturedTestSupport
+import Testing
+
+@testable import GesturedDaemon
+
+/// The daemon's per-device pipeline (assembler → touch filter → engine) at its edges: what
+/// happens to gestures in flight when the device goes away.
+@Suite("Gesture pipeline")
+struct GesturePipelineTests {
+    static func clickpad() throws -> DeviceDescription {
+        let url = packageRootDirectory.appendingPathComponent("Tests/EndToEndTests/Devices/logitech-t650.desc")
+        let device = try RecordingParser.parseDescription(try String(contentsOf: url, encoding: .utf8), fileName: url.path)
+        try #require(device.kind == .touchpad, "the T650 is a clickpad: the filter holds its lifts back")
+        return device
+    }
+
+    static func pinchStates(_ outputs: [EngineOutput]) -> [GestureState] {
+        outputs.compactMap { output in
+            guard case .gesture(let event) = output, event.kind == .pinch else { return nil }
+            return event.state
+        }
+    }
+
+    @Test("a pinch whose fingers lifted just before the unplug ends; one still down is cancelled")
+    func unplugAfterLift() throws {
+        let device = try Self.clickpad()
+        let configuration = Replay.shippedConfiguration.engineConfiguration(for: device, kind: .touchpad)
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(for: synthesizer.pinch(scale: 2))
+        let lastTime = try #require(events.last?.time)
+
+        // Unplugged 5 ms after the lift: sooner than the filter's hold-back of a lift.
+        var lifted = GesturePipeline(node: "test", device: device, configuration: configuration)
+        var outputs = lifted.feed(events)
+        #expect(Self.pinchStates(outputs).last == .changed, "the lift is still held back")
+        outputs += lifted.cancelAll(at: lastTime.adding(seconds: 0.005))
+        let states = Self.pinchStates(outputs)
+        #expect(states.first == .began)
+        #expect(states.last == .ended, "\(states)")
+        #expect(ConsistencyChecker.check(outputs, requireClosed: true).isEmpty)
+
+        // Unplugged with the fingers still down (the lift frame never came): cancelled.
+        let liftFrameStart = try #require(events.lastIndex { $0.time < lastTime })
+        var down = GesturePipeline(node: "test", device: device, configuration: configuration)
+        var downOutputs = down.feed(events[...liftFrameStart])
+        downOutputs += down.cancelAll(at: lastTime)
+        #expect(Self.pinchStates(downOutputs).last == .cancelled)
+        #expect(ConsistencyChecker.check(downOutputs, requireClosed: true).isEmpty)
+    }
+}

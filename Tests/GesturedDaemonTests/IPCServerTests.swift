@@ -1,0 +1,57 @@
+import GesturedClient
+import GesturedDaemon
+import GesturedLogging
+import GesturedProtocol
+import GesturedSystem
+import Testing
+
+/// The IPC server alone on its event loop, over a real Unix socket.
+@Suite("IPC server")
+struct IPCServerTests {
+    @Test("frames the socket takes only in part reach a late reader whole and in order")
+    func partialWritesKeepLinesWhole() async throws {
+        let dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gipc-"))
+        defer { Files.removeDirectory(dir) }
+        let listener = try UnixListener.bind(path: dir + "/s.sock")
+        let loop = EventLoop(name: "test-ipc")
+        defer { loop.stop() }
+        var settings = IPCSettings()
+        // Room for every line: this test is about partial writes, not coalescing.
+        settings.outboxSoftLimit = 4096
+        settings.outboxHardLimit = 8192
+        let server = IPCServer(
+            loop: loop,
+            listener: listener,
+            settings: settings,
+            state: DaemonState(startedAtMicroseconds: 0),
+            logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
+            reloadHandler: { nil }
+        )
+        await server.start()
+        let client = try IPCClient(path: dir + "/s.sock", clientName: "late")
+        defer { client.close() }
+        _ = try client.request(.subscribe(SubscribeRequest(rawTouches: true)))
+
+        // About 2 MB in frames of 50 lines (45 kB, more than one socket buffer segment, so
+        // the kernel can take part of a frame and of a line), several times what a Unix
+        // socket buffers: the rest must follow, not be lost, repeated or interleaved.
+        // Published from this thread, as a second loop's hub would.
+        let padding = String(repeating: "p", count: 900)
+        let frames = 2000
+        for first in stride(from: 0, to: frames, by: 50) {
+            server.publish((first..<first + 50).map { i in
+                .touch(TouchEventMessage(device: padding, timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2))
+            })
+        }
+        await server.flushPublished()
+
+        var times: [Int64] = []
+        while times.count < frames, let message = try client.nextMessage(timeoutMilliseconds: 60_000) {
+            guard case .touch(let touch) = message else { continue }
+            times.append(touch.timeUS)
+            #expect(touch.device == padding)
+        }
+        #expect(times == (0..<Int64(frames)).map { $0 })
+        await server.shutdown(reason: "test over", deadlineSeconds: 0)
+    }
+}

@@ -1,0 +1,132 @@
+import Glibc
+import GesturedSystem
+import Synchronization
+import Testing
+
+/// The daemon's event loop (GesturedSystem/Service/EventLoop.swift), on real descriptors:
+/// pipes, its eventfd and timerfds. Time is data here: a timer is checked against the
+/// monotonic clock it was armed with, never against a sleep.
+@Suite("Event loop")
+struct EventLoopTests {
+    /// Runs `body` on the loop thread and returns its result.
+    static func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            loop.execute { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Waits until two more turns of the loop have passed, so every descriptor that was ready
+    /// before the call has been reported (level-triggered epoll reports it in the same turn).
+    static func twoTurns(_ loop: EventLoop) async {
+        _ = await onLoop(loop) { () }
+        _ = await onLoop(loop) { () }
+    }
+
+    @Test("blocks submitted from another thread run on the loop thread, in order")
+    func blocksRunInOrder() async {
+        let loop = EventLoop(name: "test-order")
+        defer { loop.stop() }
+        let seen = Mutex<[(Int, Bool)]>([])
+        #expect(!loop.isCurrent)
+        for i in 0..<200 {
+            loop.execute { seen.withLock { $0.append((i, loop.isCurrent)) } }
+        }
+        await Self.twoTurns(loop)
+        let values = seen.withLock { $0 }
+        #expect(values.map(\.0) == Array(0..<200))
+        #expect(values.allSatisfy { $0.1 }, "every block ran on the loop thread")
+    }
+
+    @Test("a watched pipe wakes its handler; once cancelled it does not")
+    func watchAndCancel() async {
+        let loop = EventLoop(name: "test-watch")
+        defer { loop.stop() }
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let readFD = fds[0]
+        let received = Mutex<[UInt8]>([])
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let box = Mutex<FileWatchBox?>(nil)
+        _ = await Self.onLoop(loop) {
+            let watch = loop.watch(readFD) {
+                var buffer = [UInt8](repeating: 0, count: 16)
+                let n = read(readFD, &buffer, 16)
+                if n > 0 { received.withLock { $0 += buffer[0..<n] } }
+                arrived.yield()
+            }
+            box.withLock { $0 = FileWatchBox(watch: watch) }
+        }
+        var byte: UInt8 = 7
+        #expect(write(fds[1], &byte, 1) == 1)
+        for await _ in arrivals { break }
+        #expect(received.withLock { $0 } == [7])
+
+        _ = await Self.onLoop(loop) { box.withLock { $0?.watch.cancel() } }
+        byte = 8
+        #expect(write(fds[1], &byte, 1) == 1)
+        await Self.twoTurns(loop)
+        #expect(received.withLock { $0 } == [7], "a cancelled watch reads nothing more")
+        var left: UInt8 = 0
+        #expect(read(readFD, &left, 1) == 1 && left == 8, "the byte is still in the pipe")
+    }
+
+    @Test("a timer fires once, not before its deadline; re-arming moves it; disarmed it stays quiet")
+    func timers() async {
+        let loop = EventLoop(name: "test-timer")
+        defer { loop.stop() }
+        let fired = Mutex<[Int64]>([])
+        let (fires, fire) = AsyncStream.makeStream(of: Void.self)
+        let box = Mutex<LoopTimerBox?>(nil)
+        let deadline = MonotonicClock.nowMicroseconds() + 2_000
+        _ = await Self.onLoop(loop) {
+            let timer = loop.makeTimer {
+                fired.withLock { $0.append(MonotonicClock.nowMicroseconds()) }
+                fire.yield()
+            }
+            // Armed far away first: re-arming replaces that.
+            timer.schedule(atMonotonicMicroseconds: deadline + 3_600_000_000)
+            timer.schedule(atMonotonicMicroseconds: deadline)
+            box.withLock { $0 = LoopTimerBox(timer: timer) }
+        }
+        var iterator = fires.makeAsyncIterator()
+        _ = await iterator.next()
+        await Self.twoTurns(loop)
+        let times = fired.withLock { $0 }
+        #expect(times.count == 1, "one-shot")
+        #expect((times.first ?? 0) >= deadline, "never early")
+
+        // A deadline in the past fires at once; a disarmed timer does not fire.
+        _ = await Self.onLoop(loop) { box.withLock { $0?.timer.schedule(atMonotonicMicroseconds: 1) } }
+        _ = await iterator.next()
+        _ = await Self.onLoop(loop) {
+            box.withLock {
+                $0?.timer.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + 1_000)
+                $0?.timer.disarm()
+            }
+        }
+        // The disarmed deadline (1 ms) is long past once this later one-shot fires.
+        let (later, laterFired) = AsyncStream.makeStream(of: Void.self)
+        _ = await Self.onLoop(loop) { loop.run(afterMicroseconds: 5_000) { laterFired.yield() } }
+        for await _ in later { break }
+        await Self.twoTurns(loop)
+        #expect(fired.withLock { $0.count } == 2, "the disarmed timer stayed quiet")
+        _ = await Self.onLoop(loop) { box.withLock { $0?.timer.cancel() } }
+    }
+}
+
+/// Carries a loop-confined watch across the test's continuation boundary; only touched on
+/// the loop thread.
+final class FileWatchBox: @unchecked Sendable {
+    let watch: FileWatch
+    init(watch: FileWatch) { self.watch = watch }
+}
+
+/// As ``FileWatchBox``, for a timer.
+final class LoopTimerBox: @unchecked Sendable {
+    let timer: LoopTimer
+    init(timer: LoopTimer) { self.timer = timer }
+}
