@@ -120,10 +120,10 @@ public final class Daemon: Sendable {
         self.server.set(server)
         let hub = InputHub(loop: loop, publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
         self.hub.set(hub)
-        await server.start()
-        ready(socketPath)
 
-        // Signals are handled from here on, also while replays wait for their audience.
+        // Signals are handled before the first client is served (a client may answer a
+        // reply with SIGTERM; a SIG_IGN inherited from the parent must not swallow it), and
+        // also while replays wait for their audience.
         let signals = SignalSource()
         let events = AsyncStream.makeStream(of: String.self)
         stopRequests.set(events.continuation)
@@ -131,6 +131,8 @@ public final class Daemon: Sendable {
         let signalTask = Task {
             for await signal in signalStream { events.continuation.yield(signal.name) }
         }
+        await server.start()
+        ready(socketPath)
         if options.useUdev { await hub.startHotplug() }
         let replays = options.replays
         let waitClients = options.replayWaitClients
