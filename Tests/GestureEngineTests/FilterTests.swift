@@ -16,6 +16,20 @@ private let pad = DeviceDescription(
     ]
 )
 
+/// The same pad tracking only two slots, counting up to four fingers (a Cr-48-class pad).
+private let twoSlotPad = DeviceDescription(
+    name: "two-slot pad",
+    properties: [.pointer],
+    codes: [.btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap],
+    axes: [
+        EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 1),
+        EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
+        EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+        EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+        EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+    ]
+)
+
 /// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
 /// through a filter, keeping every delivered touch.
 private struct FilterRun {
@@ -30,7 +44,7 @@ private struct FilterRun {
     }
 
     /// One frame: `touches` lists (id, phase, x, y, pressure).
-    mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false) {
+    mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false, count: Int? = nil) {
         let time = Timestamp(seconds: t)
         if let lifts = filter.flush(upTo: time, before: true) { delivered.append(lifts.touches) }
         var list: [Touch] = []
@@ -44,7 +58,7 @@ private struct FilterRun {
                     startPosition: start.0, startTime: start.1, pressure: pressure))
             positions[id] = position
         }
-        delivered.append(filter.filter(Frame(timestamp: time, touches: list, isButtonPressed: button))?.touches)
+        delivered.append(filter.filter(Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button))?.touches)
     }
 
     /// Every delivered (id, phase) in order.
@@ -179,6 +193,37 @@ struct FilterTests {
         run.frame(0.35, [(4, .ended, 31, 30, 20)])
         run.frame(0.50, [])
         #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+    }
+
+    @Test("a pad counting more fingers than its slots gets fake ones following the topmost finger")
+    func fakeFingers() throws {
+        var run = FilterRun(device: twoSlotPad)
+        // A palm (pressure 200) takes slot 0, one scrolling finger slot 1; the pad counts
+        // three: the untracked second finger is a fake copy of the tracked one.
+        run.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
+        run.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
+        run.frame(0.25, [(1, .moved, 30, 20, 200), (2, .moved, 60, 35, 30)], count: 3)
+        run.frame(0.30, [(1, .moved, 30, 20, 200), (2, .moved, 60, 30, 30)], count: 2)
+        let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
+        let fakes = touches.filter { $0.id.rawValue != 2 }
+        #expect(touches.contains { $0.id.rawValue == 2 && $0.phase == .began })
+        #expect(fakes.map(\.phase) == [.began, .moved, .ended])
+        #expect(fakes.map(\.position) == [PhysicalPoint(x: 60, y: 40), PhysicalPoint(x: 60, y: 35), PhysicalPoint(x: 60, y: 35)])
+        // Off: nothing but the tracked finger.
+        var off = FilterRun(TouchFilterSettings(synthesizesUntrackedFingers: false), device: twoSlotPad)
+        off.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
+        off.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
+        #expect(off.phases == ["2 began"])
+    }
+
+    @Test("no fake finger while the slots are not all taken, nor without a finger to copy")
+    func noFakeFingers() {
+        var run = FilterRun(device: twoSlotPad)
+        // Counted three, one slot reported (a transition frame): libinput fakes only beyond
+        // the slots, and here the only contact is a palm.
+        run.frame(0.00, [(1, .began, 30, 20, 200)], count: 3)
+        run.frame(0.05, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 200)], count: 3)
+        #expect(run.phases.isEmpty)
     }
 
     @Test("disabled settings pass frames through untouched")

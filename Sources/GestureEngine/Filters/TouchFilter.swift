@@ -113,6 +113,7 @@ public struct TouchFilter: Sendable {
         }
         lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
         out += excludeClickingFingers(frame)
+        out += synthesizeFakeFingers(frame)
         var result = frame
         result.touches = out.sorted { $0.id < $1.id }
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
@@ -124,6 +125,19 @@ public struct TouchFilter: Sendable {
 
     private var lastButton = false
 
+    /// Fingers the device counts (`BTN_TOOL_*`) beyond its slots, standing in for the fingers
+    /// it does not track: id, and where it was delivered.
+    private struct FakeFinger: Sendable {
+        var id: TouchID
+        var position: PhysicalPoint
+        var startPosition: PhysicalPoint
+        var startTime: Timestamp
+    }
+    private var fakes: [FakeFinger] = []
+    private var nextFakeID: UInt64 = 0
+    /// Fake fingers get ids far above the assembler's serials (which start at 1).
+    private static let fakeIDBase: UInt64 = 1 << 62
+
     /// Forgets everything (the device went away); deliver ``flush(upTo:)`` first.
     public mutating func reset() {
         contacts = [:]
@@ -131,6 +145,7 @@ public struct TouchFilter: Sendable {
         pendingLifts = [:]
         lastPalms = []
         lastButton = false
+        fakes = []
     }
 
     /// When the earliest held-back lift is due.
@@ -228,7 +243,7 @@ public struct TouchFilter: Sendable {
                 // A second finger ends the confirmation: palms land alone, and a multi-finger
                 // gesture must not lose its first millimetres.
                 if let until = contact.confirmUntil, now < until,
-                    contacts.values.count(where: { $0.role == .finger }) < 2
+                    contacts.values.count(where: { $0.role == .finger }) + fakes.count < 2
                 {
                     var held = touch
                     held.previousPosition = contact.delivered
@@ -365,6 +380,51 @@ public struct TouchFilter: Sendable {
                     startPosition: contact.start, startTime: contact.startTime))
         }
         return cancelled
+    }
+
+    /// A touchpad that tracks fewer contacts than it counts (2-slot Synaptics pads such as the
+    /// Cr-48's report three fingers with `BTN_TOOL_TRIPLETAP` but only two slots) gets the
+    /// missing fingers as fake touches that follow the topmost finger, as libinput's
+    /// `tp_position_fake_touches` does: a two-finger scroll beside a palm that takes one slot
+    /// is still two fingers. Palms and held-back contacts are never copied: fakes follow a
+    /// delivered finger, and end when there is none.
+    private mutating func synthesizeFakeFingers(_ frame: Frame) -> [Touch] {
+        var wanted = 0
+        let slotCount = device.slotCount
+        if settings.synthesizesUntrackedFingers, isTouchpad, device.axis(.absMTSlot) != nil, let count = frame.fingerCount,
+            count > slotCount
+        {
+            wanted = count - max(contacts.count, slotCount)
+        }
+        let source = contacts.values.filter { $0.role == .finger }.min { $0.delivered.y < $1.delivered.y }
+        if source == nil { wanted = 0 }
+        var out: [Touch] = []
+        while fakes.count > wanted {
+            let fake = fakes.removeLast()
+            out.append(
+                Touch(
+                    id: fake.id, slot: slotCount, trackingID: -1, phase: .ended, position: fake.position,
+                    previousPosition: fake.position, startPosition: fake.startPosition, startTime: fake.startTime))
+        }
+        guard let source else { return out }
+        for index in fakes.indices {
+            let previous = fakes[index].position
+            fakes[index].position = source.delivered
+            out.append(
+                Touch(
+                    id: fakes[index].id, slot: slotCount, trackingID: -1,
+                    phase: previous == source.delivered ? .stationary : .moved, position: source.delivered,
+                    previousPosition: previous, startPosition: fakes[index].startPosition,
+                    startTime: fakes[index].startTime))
+        }
+        while fakes.count < wanted {
+            let id = TouchID(Self.fakeIDBase + nextFakeID)
+            nextFakeID += 1
+            fakes.append(FakeFinger(id: id, position: source.delivered, startPosition: source.delivered, startTime: frame.timestamp))
+            out.append(
+                Touch(id: id, slot: slotCount, trackingID: -1, phase: .began, position: source.delivered, startTime: frame.timestamp))
+        }
+        return out
     }
 
     /// Two contacts landing together in the same edge band, close to each other, are two

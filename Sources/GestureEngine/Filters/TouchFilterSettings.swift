@@ -67,6 +67,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// `ended`, so the click is not also a tap (FailsOnButtonPress only stops a gesture from
     /// beginning while the button is held; a tap is recognized at the lift, after it).
     public var clicksCancelTouches: Bool
+    /// Touchpads reporting more fingers (`BTN_TOOL_*`) than they have slots get the untracked
+    /// ones as fake touches following the topmost finger (libinput's fake touches).
+    public var synthesizesUntrackedFingers: Bool
 
     public init(
         isEnabled: Bool = true,
@@ -88,7 +91,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmMemoryDistance: Double = 30,
         palmConfirmTime: Double = 0.15,
         clickingFingerDistance: Double = 4,
-        clicksCancelTouches: Bool = true
+        clicksCancelTouches: Bool = true,
+        synthesizesUntrackedFingers: Bool = true
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -110,6 +114,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmConfirmTime = palmConfirmTime
         self.clickingFingerDistance = clickingFingerDistance
         self.clicksCancelTouches = clicksCancelTouches
+        self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
     }
 
     /// Everything off: the identity filter.
