@@ -54,6 +54,8 @@ enum EvaluateCommand {
             case "palmMemoryDistance": settings.palmMemoryDistance = value
             case "palmConfirmTime": settings.palmConfirmTime = value
             case "clickingFinger": settings.clickingFingerDistance = value
+            case "scrollTapWindow": settings.scrollTapWindow = value
+            case "scrollTapTravel": settings.scrollTapTravel = value
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }
         }

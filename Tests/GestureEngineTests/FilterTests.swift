@@ -139,6 +139,9 @@ struct FilterTests {
         var run = FilterRun()
         run.frame(0.00, [(1, .began, 3, 30, 20)])
         run.frame(0.08, [(1, .ended, 3.5, 30, 20)])
+        // Delivered when its lift comes due (liftDelay), in case it comes back.
+        #expect(run.phases.isEmpty)
+        run.frame(0.20, [])
         #expect(run.phases == ["1 began", "1 ended"])
         let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
         #expect(touches.first?.startTime == Timestamp(seconds: 0))
@@ -224,6 +227,40 @@ struct FilterTests {
         run.frame(0.00, [(1, .began, 30, 20, 200)], count: 3)
         run.frame(0.05, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 200)], count: 3)
         #expect(run.phases.isEmpty)
+    }
+
+    @Test("of two close fingers in the thumb band, the one the sensor keeps losing neither taps nor turns palm")
+    func flickeringCandidate() {
+        var run = FilterRun()
+        // Band: y > 51 mm. Contact 1 rests there; a finger beside it comes and goes each
+        // 50 ms; then a finger lands above the band where the flickering one was.
+        run.frame(0.00, [(1, .began, 40, 56, 20)])
+        run.frame(0.01, [(1, .moved, 40, 56, 20), (2, .began, 55, 56, 20)])
+        run.frame(0.06, [(1, .moved, 40, 56, 20), (2, .ended, 55, 56, 20)])
+        run.frame(0.08, [(1, .moved, 40, 56, 20), (3, .began, 55, 56.5, 20)])
+        run.frame(0.13, [(1, .moved, 40, 56, 20), (3, .ended, 55, 56.5, 20)])
+        run.frame(0.15, [(1, .moved, 40, 56, 20), (4, .began, 55, 56, 20)])
+        run.frame(0.20, [(1, .moved, 40, 56, 20), (4, .ended, 55, 56, 20)])
+        run.frame(0.30, [(1, .moved, 40, 56, 20), (5, .began, 55, 45, 20)])
+        run.frame(0.50, [(1, .moved, 40, 56, 20), (5, .moved, 55, 40, 20)])
+        #expect(run.phases == ["5 began", "5 moved"])
+    }
+
+    @Test("a short touch during or just after a scroll ends cancelled; one later ends as a tap")
+    func noTapAroundScroll() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 40, 20, 20), (2, .began, 60, 20, 20)])
+        run.frame(0.10, [(1, .moved, 40, 25, 20), (2, .moved, 60, 25, 20)])
+        run.frame(0.20, [(1, .moved, 40, 30, 20), (2, .moved, 60, 30, 20), (3, .began, 50, 45, 20)])
+        run.frame(0.28, [(1, .moved, 40, 35, 20), (2, .moved, 60, 35, 20), (3, .ended, 50, 45, 20)])
+        run.frame(0.30, [(1, .ended, 40, 35, 20), (2, .ended, 60, 35, 20)])
+        run.frame(0.45, [(4, .began, 50, 30, 20)])
+        run.frame(0.52, [(4, .ended, 50, 30, 20)])
+        run.frame(1.00, [(5, .began, 50, 30, 20)])
+        run.frame(1.07, [(5, .ended, 50, 30, 20)])
+        run.frame(1.50, [])
+        let ends = run.phases.filter { $0.hasSuffix("ended") || $0.hasSuffix("cancelled") }
+        #expect(ends == ["1 ended", "2 ended", "3 cancelled", "4 cancelled", "5 ended"])
     }
 
     @Test("disabled settings pass frames through untouched")

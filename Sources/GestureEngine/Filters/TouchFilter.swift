@@ -58,6 +58,8 @@ public struct TouchFilter: Sendable {
         var pressAnchor: PhysicalPoint?
         /// Was down while the physical button was pressed: its lift is a click's, not a tap's.
         var pressedButton = false
+        /// Began during or just after a multi-finger motion (a scroll): its lift is no tap.
+        var noTap = false
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -66,7 +68,13 @@ public struct TouchFilter: Sendable {
     /// Lifted fingers whose end is held back: the ended touch (delivered id), when, and the
     /// contact to resume.
     private struct PendingLift: Sendable {
-        var touch: Touch
+        /// What to deliver when the lift comes due: a finger's end; a held-back contact's
+        /// tap (began and ended), or nothing.
+        var touches: [Touch]
+        /// Where it lifted, and the touch's start (kept by a contact that continues it).
+        var position: PhysicalPoint
+        var startPosition: PhysicalPoint
+        var startTime: Timestamp
         var time: Timestamp
         var contact: Contact
     }
@@ -114,6 +122,7 @@ public struct TouchFilter: Sendable {
         lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
         out += excludeClickingFingers(frame)
         out += synthesizeFakeFingers(frame)
+        noteMultiFingerMotion(out, at: frame.timestamp)
         var result = frame
         result.touches = out.sorted { $0.id < $1.id }
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
@@ -124,6 +133,9 @@ public struct TouchFilter: Sendable {
     }
 
     private var lastButton = false
+    /// The last frame in which two or more fingers were down and one of them moved, at least
+    /// ``TouchFilterSettings/scrollTapTravel`` from where it began (a scroll, a swipe).
+    private var lastMultiFingerMotion: Timestamp?
 
     /// Fingers the device counts (`BTN_TOOL_*`) beyond its slots, standing in for the fingers
     /// it does not track: id, and where it was delivered.
@@ -146,6 +158,7 @@ public struct TouchFilter: Sendable {
         lastPalms = []
         lastButton = false
         fakes = []
+        lastMultiFingerMotion = nil
     }
 
     /// When the earliest held-back lift is due.
@@ -165,9 +178,11 @@ public struct TouchFilter: Sendable {
         var touches: [Touch] = []
         for (id, pending) in due {
             pendingLifts[id] = nil
+            guard !pending.touches.isEmpty else { continue }
             latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
-            touches.append(pending.touch)
+            touches += pending.touches
         }
+        guard !touches.isEmpty else { return nil }
         return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
     }
 
@@ -220,6 +235,7 @@ public struct TouchFilter: Sendable {
             {
                 contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
             }
+            if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
             contacts[touch.id] = contact
             return contact.role == .finger ? [touch] : []
         case .moved, .stationary:
@@ -294,8 +310,13 @@ public struct TouchFilter: Sendable {
                     // A finger that pressed the button ends cancelled: it clicked, and a click
                     // must not also be a tap (the tap recognizer fails on a cancelled touch).
                     last.phase = contact.pressedButton && settings.clicksCancelTouches ? .cancelled : .ended
+                    // A short touch beside or right after a scroll is not a tap (the ChromiumOS
+                    // library keeps tapping idle while the last gesture was a scroll).
+                    if contact.noTap && now - contact.startTime <= settings.scrollTapMaximumDuration { last.phase = .cancelled }
                     if isTouchpad && settings.liftDelay > 0 {
-                        pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
+                        pendingLifts[touch.id] = PendingLift(
+                            touches: [last], position: last.position, startPosition: last.startPosition,
+                            startTime: last.startTime, time: now, contact: contact)
                         return []
                     }
                 } else {
@@ -305,18 +326,31 @@ public struct TouchFilter: Sendable {
                 return [last]
             case .edgeCandidate, .thumbCandidate:
                 // A quick, still touch in a band is a tap there, not a palm or a thumb.
-                guard touch.phase == .ended, now - contact.startTime <= settings.heldTapDuration,
+                var tap: [Touch] = []
+                // (A contact that was down while the button was pressed clicked: no tap.)
+                if touch.phase == .ended, !(contact.pressedButton && settings.clicksCancelTouches), !contact.noTap,
+                    now - contact.startTime <= settings.heldTapDuration,
                     distance(touch.position, contact.start) <= settings.heldTapMovement
-                else { return [] }
-                var began = touch
-                began.phase = .began
-                began.startPosition = contact.start
-                began.position = contact.start
-                began.previousPosition = contact.start
-                began.startTime = contact.startTime
-                var ended = began
-                ended.phase = .ended
-                return [began, ended]
+                {
+                    var began = touch
+                    began.phase = .began
+                    began.startPosition = contact.start
+                    began.position = contact.start
+                    began.previousPosition = contact.start
+                    began.startTime = contact.startTime
+                    var ended = began
+                    ended.phase = .ended
+                    tap = [began, ended]
+                }
+                // Its lift is held back like a finger's: a sensor that loses one of two
+                // close fingers for a frame must not turn each return into a tap.
+                if isTouchpad && settings.liftDelay > 0 && touch.phase == .ended {
+                    pendingLifts[touch.id] = PendingLift(
+                        touches: tap, position: touch.position, startPosition: contact.start,
+                        startTime: contact.startTime, time: now, contact: contact)
+                    return []
+                }
+                return tap
             }
         }
     }
@@ -327,23 +361,31 @@ public struct TouchFilter: Sendable {
     private mutating func resume(_ touch: Touch, at now: Timestamp) -> [Touch]? {
         var best: (id: TouchID, distance: Double)?
         for (id, pending) in pendingLifts where now - pending.time <= settings.liftDelay {
-            let d = distance(pending.touch.position, touch.position)
+            let d = distance(pending.position, touch.position)
             if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
         }
         guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return nil }
         aliases[touch.id] = best.id
-        pending.contact.flickers += 1
         var continued = touch
         continued.id = best.id
-        continued.startPosition = pending.touch.startPosition
-        continued.startTime = pending.touch.startTime
-        if pending.contact.flickers >= settings.flickerLimit {
+        continued.startPosition = pending.startPosition
+        continued.startTime = pending.startTime
+        // Only delivered fingers count flickers: a held-back contact is judged by its band
+        // rules, and the second of two close fingers in a band flickers the same way.
+        let wasDelivered = pending.contact.role == .finger
+        if wasDelivered { pending.contact.flickers += 1 }
+        if wasDelivered && pending.contact.flickers >= settings.flickerLimit {
             pending.contact.role = .palm
             contacts[best.id] = pending.contact
             continued.phase = .cancelled
             continued.position = pending.contact.delivered
             continued.previousPosition = pending.contact.delivered
             return [continued]
+        }
+        guard wasDelivered else {
+            // A held-back contact back again: still held back, its start kept.
+            contacts[best.id] = pending.contact
+            return []
         }
         continued.phase = .moved
         var contact = pending.contact
@@ -380,6 +422,19 @@ public struct TouchFilter: Sendable {
                     startPosition: contact.start, startTime: contact.startTime))
         }
         return cancelled
+    }
+
+    /// Notes a frame where two or more fingers are down and one that moved
+    /// ``TouchFilterSettings/scrollTapTravel`` or more from its start moves.
+    private mutating func noteMultiFingerMotion(_ delivered: [Touch], at now: Timestamp) {
+        guard isTouchpad, settings.scrollTapWindow > 0 else { return }
+        let fingers = contacts.filter { $0.value.role == .finger }
+        guard fingers.count + fakes.count >= 2 else { return }
+        let moving = delivered.contains { touch in
+            guard touch.phase == .moved, let contact = fingers[touch.id] else { return false }
+            return distance(contact.delivered, contact.start) >= settings.scrollTapTravel
+        }
+        if moving { lastMultiFingerMotion = now }
     }
 
     /// A touchpad that tracks fewer contacts than it counts (2-slot Synaptics pads such as the

@@ -70,6 +70,15 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads reporting more fingers (`BTN_TOOL_*`) than they have slots get the untracked
     /// ones as fake touches following the topmost finger (libinput's fake touches).
     public var synthesizesUntrackedFingers: Bool
+    /// Touchpads: a contact beginning while two or more fingers move (a scroll), or less than
+    /// this long (s) after they last did, is not a tap: if it lifts within
+    /// ``scrollTapMaximumDuration`` it ends `cancelled`. 0 = off.
+    public var scrollTapWindow: Double
+    /// Travel (mm) from its start a finger of the multi-finger motion must have made.
+    public var scrollTapTravel: Double
+    /// The longest contact (s) ``scrollTapWindow`` takes as a tap to suppress; longer ones end
+    /// normally (the touchpad tap limit, 250 ms).
+    public var scrollTapMaximumDuration: Double
 
     public init(
         isEnabled: Bool = true,
@@ -92,7 +101,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmConfirmTime: Double = 0.15,
         clickingFingerDistance: Double = 4,
         clicksCancelTouches: Bool = true,
-        synthesizesUntrackedFingers: Bool = true
+        synthesizesUntrackedFingers: Bool = true,
+        scrollTapWindow: Double = 0.3,
+        scrollTapTravel: Double = 3,
+        scrollTapMaximumDuration: Double = 0.25
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -115,6 +127,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.clickingFingerDistance = clickingFingerDistance
         self.clicksCancelTouches = clicksCancelTouches
         self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
+        self.scrollTapWindow = scrollTapWindow
+        self.scrollTapTravel = scrollTapTravel
+        self.scrollTapMaximumDuration = scrollTapMaximumDuration
     }
 
     /// Everything off: the identity filter.
