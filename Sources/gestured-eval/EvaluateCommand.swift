@@ -56,6 +56,7 @@ enum EvaluateCommand {
             case "clickingFinger": settings.clickingFingerDistance = value
             case "scrollTapWindow": settings.scrollTapWindow = value
             case "scrollTapTravel": settings.scrollTapTravel = value
+            case "thumbExit": settings.thumbExitFraction = value
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }
         }

@@ -158,6 +158,19 @@ struct FilterTests {
         #expect(run.phases == ["2 began", "2 moved", "1 began", "2 moved"])
     }
 
+    @Test("a thumb sliding along the band a little above it stays held back; rising past the exit line it is a finger")
+    func thumbExitLine() {
+        var run = FilterRun()
+        // Band: y > 51 mm (15 %); exit line: y < 48 mm (20 % of 60 mm).
+        run.frame(0.00, [(1, .began, 20, 56, 20)])
+        run.frame(0.20, [(1, .moved, 30, 52, 20)])
+        run.frame(0.40, [(1, .moved, 45, 49, 20)])
+        run.frame(0.60, [(1, .moved, 60, 50, 20)])
+        #expect(run.phases.isEmpty)
+        run.frame(0.80, [(1, .moved, 60, 40, 20)])
+        #expect(run.phases == ["1 began"])
+    }
+
     @Test("a finger dropped for a frame continues: no lift, no new touch")
     func reappearingFinger() {
         var run = FilterRun()

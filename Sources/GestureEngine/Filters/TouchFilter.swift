@@ -207,6 +207,13 @@ public struct TouchFilter: Sendable {
         return band > 0 && (p.x < band || p.x > width - band)
     }
 
+    /// A held-back thumb becomes a finger above this line only (hysteresis): a thumb sliding
+    /// along the band wanders a few millimetres above where it landed.
+    private func aboveThumbExitLine(_ p: PhysicalPoint) -> Bool {
+        let band = max(settings.thumbBandFraction, settings.thumbExitFraction) * height
+        return band <= 0 || p.y <= height - band
+    }
+
     private func inThumbBand(_ p: PhysicalPoint) -> Bool {
         let band = settings.thumbBandFraction * height
         return band > 0 && p.y > height - band
@@ -290,7 +297,7 @@ public struct TouchFilter: Sendable {
                     return []
                 }
                 let moved = distance(touch.position, contact.start)
-                if moved >= settings.thumbReleaseDistance || !inThumbBand(touch.position) {
+                if moved >= settings.thumbReleaseDistance || aboveThumbExitLine(touch.position) {
                     return [release(touch, &contact, at: now)]
                 }
                 return []

@@ -70,6 +70,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads reporting more fingers (`BTN_TOOL_*`) than they have slots get the untracked
     /// ones as fake touches following the topmost finger (libinput's fake touches).
     public var synthesizesUntrackedFingers: Bool
+    /// Touchpads: a contact held back in the thumb band becomes a finger once it rises above
+    /// this fraction of the height from the bottom (≥ ``thumbBandFraction``; hysteresis).
+    public var thumbExitFraction: Double
     /// Touchpads: a contact beginning while two or more fingers move (a scroll), or less than
     /// this long (s) after they last did, is not a tap: if it lifts within
     /// ``scrollTapMaximumDuration`` it ends `cancelled`. 0 = off.
@@ -102,6 +105,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         clickingFingerDistance: Double = 4,
         clicksCancelTouches: Bool = true,
         synthesizesUntrackedFingers: Bool = true,
+        thumbExitFraction: Double = 0.2,
         scrollTapWindow: Double = 0.3,
         scrollTapTravel: Double = 3,
         scrollTapMaximumDuration: Double = 0.25
@@ -127,6 +131,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.clickingFingerDistance = clickingFingerDistance
         self.clicksCancelTouches = clicksCancelTouches
         self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
+        self.thumbExitFraction = thumbExitFraction
         self.scrollTapWindow = scrollTapWindow
         self.scrollTapTravel = scrollTapTravel
         self.scrollTapMaximumDuration = scrollTapMaximumDuration
