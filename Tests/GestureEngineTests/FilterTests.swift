@@ -276,6 +276,19 @@ struct FilterTests {
         #expect(ends == ["1 ended", "2 ended", "3 cancelled", "4 cancelled", "5 ended"])
     }
 
+    @Test("a touch too light to tap (a hovering thumb brushing the pad) ends cancelled; a finger tap ends")
+    func tooLightToTap() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 4)])
+        run.frame(0.05, [(1, .moved, 50, 30, 8)])
+        run.frame(0.08, [(1, .ended, 50, 30, 8)])
+        run.frame(0.50, [(2, .began, 50, 30, 10)])
+        run.frame(0.55, [(2, .moved, 50, 30, 27)])
+        run.frame(0.58, [(2, .ended, 50, 30, 27)])
+        run.frame(1.00, [])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled", "2 began", "2 stationary", "2 ended"])
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)

@@ -60,6 +60,9 @@ public struct TouchFilter: Sendable {
         var pressedButton = false
         /// Began during or just after a multi-finger motion (a scroll): its lift is no tap.
         var noTap = false
+        /// The highest pressure it reported (device units); nil when it reported none (a
+        /// device with `ABS_PRESSURE` only).
+        var maximumPressure: Int32?
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -197,6 +200,17 @@ public struct TouchFilter: Sendable {
         return false
     }
 
+    /// A touchpad contact that never pressed harder than
+    /// ``TouchFilterSettings/tapMinimumPressureFraction`` of the range is a thumb or a finger
+    /// hovering and brushing the surface, not a tap (the ChromiumOS library's "Tap Minimum
+    /// Pressure").
+    private func isTooLightToTap(_ contact: Contact) -> Bool {
+        guard isTouchpad, let fraction = settings.tapMinimumPressureFraction, let maximum = pressureMaximum,
+            let pressure = contact.maximumPressure
+        else { return false }
+        return Double(pressure) < fraction * Double(maximum)
+    }
+
     private func beginsPressing(_ touch: Touch) -> Bool {
         guard let fraction = settings.palmPressureAtBegin, let maximum = pressureMaximum, let pressure = touch.pressure else { return false }
         return Double(pressure) >= fraction * Double(maximum)
@@ -243,10 +257,12 @@ public struct TouchFilter: Sendable {
                 contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
             }
             if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
+            contact.maximumPressure = touch.pressure
             contacts[touch.id] = contact
             return contact.role == .finger ? [touch] : []
         case .moved, .stationary:
             guard var contact = contacts[touch.id] else { return [] }
+            if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y
             contact.travel += (dx * dx + dy * dy).squareRoot()
@@ -304,6 +320,8 @@ public struct TouchFilter: Sendable {
             }
         case .ended, .cancelled:
             guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
+            if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
+            if isTooLightToTap(contact) { contact.noTap = true }
             switch contact.role {
             case .palm:
                 lastPalms.append((touch.position, now))

@@ -73,6 +73,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: a contact held back in the thumb band becomes a finger once it rises above
     /// this fraction of the height from the bottom (≥ ``thumbBandFraction``; hysteresis).
     public var thumbExitFraction: Double
+    /// Touchpads with a trusted pressure range: a contact whose pressure stays below this
+    /// fraction of the range is no tap (nil = off). Labelled finger taps press 25–38/255 at
+    /// the least, a thumb hovering and brushing the surface 6–8/255.
+    public var tapMinimumPressureFraction: Double?
     /// Touchpads: a contact beginning while two or more fingers move (a scroll), or less than
     /// this long (s) after they last did, is not a tap: if it lifts within
     /// ``scrollTapMaximumDuration`` it ends `cancelled`. 0 = off.
@@ -106,6 +110,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         clicksCancelTouches: Bool = true,
         synthesizesUntrackedFingers: Bool = true,
         thumbExitFraction: Double = 0.2,
+        tapMinimumPressureFraction: Double? = 16.0 / 255.0,
         scrollTapWindow: Double = 0.3,
         scrollTapTravel: Double = 3,
         scrollTapMaximumDuration: Double = 0.25
@@ -132,6 +137,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.clicksCancelTouches = clicksCancelTouches
         self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
         self.thumbExitFraction = thumbExitFraction
+        self.tapMinimumPressureFraction = tapMinimumPressureFraction
         self.scrollTapWindow = scrollTapWindow
         self.scrollTapTravel = scrollTapTravel
         self.scrollTapMaximumDuration = scrollTapMaximumDuration
