@@ -220,6 +220,8 @@ struct FilterTests {
         run.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
         run.frame(0.25, [(1, .moved, 30, 20, 200), (2, .moved, 60, 35, 30)], count: 3)
         run.frame(0.30, [(1, .moved, 30, 20, 200), (2, .moved, 60, 30, 30)], count: 2)
+        // The fake's lift waits liftDelay, like a real finger's.
+        run.frame(0.40, [(1, .moved, 30, 20, 200), (2, .moved, 60, 30, 30)], count: 2)
         let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
         let fakes = touches.filter { $0.id.rawValue != 2 }
         #expect(touches.contains { $0.id.rawValue == 2 && $0.phase == .began })
@@ -230,6 +232,21 @@ struct FilterTests {
         off.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
         off.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
         #expect(off.phases == ["2 began"])
+    }
+
+    @Test("a single-touch pad counting two fingers (BTN_TOOL_DOUBLETAP) gets the second as a fake")
+    func singleTouchFakeFinger() {
+        let singleTouch = DeviceDescription(
+            name: "single-touch pad", properties: [.pointer], codes: [.btnToolFinger, .btnToolDoubleTap, .btnTouch],
+            axes: [
+                EventUsage.absX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+                EventUsage.absY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+                EventUsage.absPressure.code: AxisInfo(minimum: 0, maximum: 255),
+            ])
+        var run = FilterRun(device: singleTouch)
+        run.frame(0.00, [(1, .began, 50, 30, 30)], count: 2)
+        run.frame(0.05, [(1, .moved, 50, 25, 30)], count: 2)
+        #expect(run.phases == ["1 began", "4611686018427387904 began", "1 moved", "4611686018427387904 moved"])
     }
 
     @Test("no fake finger while the slots are not all taken, nor without a finger to copy")

@@ -470,8 +470,12 @@ public struct TouchFilter: Sendable {
     /// delivered finger, and end when there is none.
     private mutating func synthesizeFakeFingers(_ frame: Frame) -> [Touch] {
         var wanted = 0
-        let slotCount = device.slotCount
-        if settings.synthesizesUntrackedFingers, isTouchpad, device.axis(.absMTSlot) != nil, let count = frame.fingerCount,
+        // Slots tracked: the slot count (protocol B), one (single-touch pads such as old PS/2
+        // Synaptics, which count fingers with BTN_TOOL_DOUBLETAP…), or every contact
+        // (protocol A reports them all).
+        let slotCount = device.axis(.absMTSlot) != nil ? device.slotCount : 1
+        let tracksSlots = device.axis(.absMTSlot) != nil || device.axis(.absMTPositionX) == nil
+        if settings.synthesizesUntrackedFingers, isTouchpad, tracksSlots, let count = frame.fingerCount,
             count > slotCount
         {
             wanted = count - max(contacts.count, slotCount)
@@ -481,10 +485,21 @@ public struct TouchFilter: Sendable {
         var out: [Touch] = []
         while fakes.count > wanted {
             let fake = fakes.removeLast()
-            out.append(
-                Touch(
-                    id: fake.id, slot: slotCount, trackingID: -1, phase: .ended, position: fake.position,
-                    previousPosition: fake.position, startPosition: fake.startPosition, startTime: fake.startTime))
+            let ended = Touch(
+                id: fake.id, slot: slotCount, trackingID: -1, phase: .ended, position: fake.position,
+                previousPosition: fake.position, startPosition: fake.startPosition, startTime: fake.startTime)
+            // Its lift waits like a real finger's, so fingers lifting together end together.
+            if settings.liftDelay > 0 {
+                let contact = Contact(
+                    role: .finger, start: fake.startPosition, startTime: fake.startTime, travel: 0,
+                    hysteresis: PositionHysteresis(radius: settings.hysteresis, position: fake.position),
+                    delivered: fake.position)
+                pendingLifts[fake.id] = PendingLift(
+                    touches: [ended], position: fake.position, startPosition: fake.startPosition,
+                    startTime: fake.startTime, time: frame.timestamp, contact: contact)
+            } else {
+                out.append(ended)
+            }
         }
         guard let source else { return out }
         for index in fakes.indices {
