@@ -10,8 +10,9 @@
 ///   it becomes a finger if it leaves the band toward the middle within
 ///   ``TouchFilterSettings/edgeReleaseTime``, otherwise it is a palm.
 /// * **Resting thumbs** (touchpads): a contact that begins in the bottom band is held back
-///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or leaves the band upward;
-///   a thumb resting there while other fingers work is never seen by the recognizers.
+///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or rises above
+///   ``TouchFilterSettings/thumbExitFraction``; a thumb resting there while other fingers
+///   work is never seen by the recognizers.
 /// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
 ///   after all (began and ended in the lifting frame), so taps near the edges still count.
 /// * **Finger-count smoothing** (touchpads): a finger's lift is held back for
@@ -19,6 +20,11 @@
 ///   a finger the sensor drops for a frame neither ends nor taps. A contact that keeps
 ///   disappearing and reappearing (``TouchFilterSettings/flickerLimit``) is a palm, and a
 ///   contact beginning where a palm just was is that palm again.
+/// * **Fake fingers** (touchpads): fingers counted by `BTN_TOOL_*` beyond the slots (or the
+///   one position of a single-touch pad) are delivered at the topmost finger.
+/// * **No tap** (touchpads): a short contact beginning during or just after a multi-finger
+///   motion (``TouchFilterSettings/scrollTapWindow``), or too light
+///   (``TouchFilterSettings/tapMinimumPressureFraction``), ends `cancelled`.
 /// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
 ///
 /// Pure value type: frames in, frames out; held-back lifts come out through
