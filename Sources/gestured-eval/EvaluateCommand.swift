@@ -54,6 +54,10 @@ enum EvaluateCommand {
             case "palmMemoryDistance": settings.palmMemoryDistance = value
             case "palmConfirmTime": settings.palmConfirmTime = value
             case "clickingFinger": settings.clickingFingerDistance = value
+            case "scrollTapWindow": settings.scrollTapWindow = value
+            case "scrollTapTravel": settings.scrollTapTravel = value
+            case "thumbExit": settings.thumbExitFraction = value
+            case "tapMinimumPressure": settings.tapMinimumPressureFraction = value > 0 ? value : nil
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }
         }

@@ -115,6 +115,7 @@ public struct Evaluator: Sendable {
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.finishReplay()
         if trace {
+            traceFilteredFrames(recording.events, device: setup.device)
             for output in outputs {
                 switch output {
                 case .gesture(let e):
@@ -126,6 +127,25 @@ public struct Evaluator: Sendable {
             }
         }
         return Self.observation(of: outputs)
+    }
+
+    /// Prints what the touch filter passes on, frame by frame (the same assembler and filter
+    /// as the pipeline, run alongside it): `time [count] #id phase (x, y) …`.
+    private func traceFilteredFrames(_ events: [RawEvent], device: DeviceDescription) {
+        var assembler = FrameAssembler(device: device)
+        var filter = TouchFilter(device: device, settings: filterSettings)
+        func line(_ frame: Frame, _ tag: String) {
+            let touches = frame.touches.map { t in
+                "#\(t.id.rawValue) \(t.phase.rawValue) (\(formatMM(t.position.x)), \(formatMM(t.position.y)))"
+            }
+            let count = frame.fingerCount.map { "[\($0)]" } ?? ""
+            writeStandardOutput("  \(frame.timestamp.microseconds) \(tag)\(count)\(frame.isButtonPressed ? " button" : "") \(touches.joined(separator: " "))\n")
+        }
+        for event in events {
+            guard let assembled = assembler.feed(event) else { continue }
+            if let lifts = filter.flush(upTo: assembled.timestamp, before: true) { line(lifts, "lifts") }
+            if let frame = filter.filter(assembled) { line(frame, "frame") }
+        }
     }
 
     /// Gestures and pointer travel from engine outputs.

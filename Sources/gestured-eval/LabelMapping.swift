@@ -180,7 +180,13 @@ public enum LabelMapping {
         case "one_finger_physical_click", "two_fingers_physical_click", "1f_click", "2f_clicks":
             return make("physical click", [.nothingBut(holds)])
         case "drumroll", "drumroll_lumpy":
-            return make("drum roll taps", [.count("tap", .atLeast, 2), .nothingBut(taps)])
+            // The firmware drum rolls overlap: the next finger lands before the last one
+            // lifts (13 of 14, 14 of 53 and 3 of 6 successive contacts), and two fingers down
+            // together tap as two (libinput and the ChromiumOS library alike). The
+            // hardware_Trackpad drum rolls, which never overlap, keep one-finger taps only.
+            return make(
+                "drum roll taps",
+                [.countOfAny(["tap", "two-finger-tap"], .atLeast, 2), .nothingBut(taps.union(["two-finger-tap"]))])
         case "one_finger_long_hold", "two_finger_long_hold":
             // Touchpads hold with three fingers (config/evaluation.conf): one or two fingers
             // resting still must produce nothing — no tap, no scroll, no pointer motion.

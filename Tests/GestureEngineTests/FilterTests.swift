@@ -16,6 +16,20 @@ private let pad = DeviceDescription(
     ]
 )
 
+/// The same pad tracking only two slots, counting up to four fingers (a Cr-48-class pad).
+private let twoSlotPad = DeviceDescription(
+    name: "two-slot pad",
+    properties: [.pointer],
+    codes: [.btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap],
+    axes: [
+        EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 1),
+        EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
+        EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+        EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+        EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+    ]
+)
+
 /// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
 /// through a filter, keeping every delivered touch.
 private struct FilterRun {
@@ -30,7 +44,7 @@ private struct FilterRun {
     }
 
     /// One frame: `touches` lists (id, phase, x, y, pressure).
-    mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false) {
+    mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false, count: Int? = nil) {
         let time = Timestamp(seconds: t)
         if let lifts = filter.flush(upTo: time, before: true) { delivered.append(lifts.touches) }
         var list: [Touch] = []
@@ -44,7 +58,7 @@ private struct FilterRun {
                     startPosition: start.0, startTime: start.1, pressure: pressure))
             positions[id] = position
         }
-        delivered.append(filter.filter(Frame(timestamp: time, touches: list, isButtonPressed: button))?.touches)
+        delivered.append(filter.filter(Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button))?.touches)
     }
 
     /// Every delivered (id, phase) in order.
@@ -125,6 +139,9 @@ struct FilterTests {
         var run = FilterRun()
         run.frame(0.00, [(1, .began, 3, 30, 20)])
         run.frame(0.08, [(1, .ended, 3.5, 30, 20)])
+        // Delivered when its lift comes due (liftDelay), in case it comes back.
+        #expect(run.phases.isEmpty)
+        run.frame(0.20, [])
         #expect(run.phases == ["1 began", "1 ended"])
         let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
         #expect(touches.first?.startTime == Timestamp(seconds: 0))
@@ -139,6 +156,19 @@ struct FilterTests {
         run.frame(0.80, [(1, .moved, 62, 57, 20), (2, .moved, 50, 30, 20)])
         run.frame(1.00, [(1, .moved, 62, 45, 20), (2, .moved, 50, 35, 20)])
         #expect(run.phases == ["2 began", "2 moved", "1 began", "2 moved"])
+    }
+
+    @Test("a thumb sliding along the band a little above it stays held back; rising past the exit line it is a finger")
+    func thumbExitLine() {
+        var run = FilterRun()
+        // Band: y > 51 mm (15 %); exit line: y < 48 mm (20 % of 60 mm).
+        run.frame(0.00, [(1, .began, 20, 56, 20)])
+        run.frame(0.20, [(1, .moved, 30, 52, 20)])
+        run.frame(0.40, [(1, .moved, 45, 49, 20)])
+        run.frame(0.60, [(1, .moved, 60, 50, 20)])
+        #expect(run.phases.isEmpty)
+        run.frame(0.80, [(1, .moved, 60, 40, 20)])
+        #expect(run.phases == ["1 began"])
     }
 
     @Test("a finger dropped for a frame continues: no lift, no new touch")
@@ -179,6 +209,101 @@ struct FilterTests {
         run.frame(0.35, [(4, .ended, 31, 30, 20)])
         run.frame(0.50, [])
         #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+    }
+
+    @Test("a pad counting more fingers than its slots gets fake ones following the topmost finger")
+    func fakeFingers() throws {
+        var run = FilterRun(device: twoSlotPad)
+        // A palm (pressure 200) takes slot 0, one scrolling finger slot 1; the pad counts
+        // three: the untracked second finger is a fake copy of the tracked one.
+        run.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
+        run.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
+        run.frame(0.25, [(1, .moved, 30, 20, 200), (2, .moved, 60, 35, 30)], count: 3)
+        run.frame(0.30, [(1, .moved, 30, 20, 200), (2, .moved, 60, 30, 30)], count: 2)
+        // The fake's lift waits liftDelay, like a real finger's.
+        run.frame(0.40, [(1, .moved, 30, 20, 200), (2, .moved, 60, 30, 30)], count: 2)
+        let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
+        let fakes = touches.filter { $0.id.rawValue != 2 }
+        #expect(touches.contains { $0.id.rawValue == 2 && $0.phase == .began })
+        #expect(fakes.map(\.phase) == [.began, .moved, .ended])
+        #expect(fakes.map(\.position) == [PhysicalPoint(x: 60, y: 40), PhysicalPoint(x: 60, y: 35), PhysicalPoint(x: 60, y: 35)])
+        // Off: nothing but the tracked finger.
+        var off = FilterRun(TouchFilterSettings(synthesizesUntrackedFingers: false), device: twoSlotPad)
+        off.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
+        off.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
+        #expect(off.phases == ["2 began"])
+    }
+
+    @Test("a single-touch pad counting two fingers (BTN_TOOL_DOUBLETAP) gets the second as a fake")
+    func singleTouchFakeFinger() {
+        let singleTouch = DeviceDescription(
+            name: "single-touch pad", properties: [.pointer], codes: [.btnToolFinger, .btnToolDoubleTap, .btnTouch],
+            axes: [
+                EventUsage.absX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+                EventUsage.absY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+                EventUsage.absPressure.code: AxisInfo(minimum: 0, maximum: 255),
+            ])
+        var run = FilterRun(device: singleTouch)
+        run.frame(0.00, [(1, .began, 50, 30, 30)], count: 2)
+        run.frame(0.05, [(1, .moved, 50, 25, 30)], count: 2)
+        #expect(run.phases == ["1 began", "4611686018427387904 began", "1 moved", "4611686018427387904 moved"])
+    }
+
+    @Test("no fake finger while the slots are not all taken, nor without a finger to copy")
+    func noFakeFingers() {
+        var run = FilterRun(device: twoSlotPad)
+        // Counted three, one slot reported (a transition frame): libinput fakes only beyond
+        // the slots, and here the only contact is a palm.
+        run.frame(0.00, [(1, .began, 30, 20, 200)], count: 3)
+        run.frame(0.05, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 200)], count: 3)
+        #expect(run.phases.isEmpty)
+    }
+
+    @Test("of two close fingers in the thumb band, the one the sensor keeps losing neither taps nor turns palm")
+    func flickeringCandidate() {
+        var run = FilterRun()
+        // Band: y > 51 mm. Contact 1 rests there; a finger beside it comes and goes each
+        // 50 ms; then a finger lands above the band where the flickering one was.
+        run.frame(0.00, [(1, .began, 40, 56, 20)])
+        run.frame(0.01, [(1, .moved, 40, 56, 20), (2, .began, 55, 56, 20)])
+        run.frame(0.06, [(1, .moved, 40, 56, 20), (2, .ended, 55, 56, 20)])
+        run.frame(0.08, [(1, .moved, 40, 56, 20), (3, .began, 55, 56.5, 20)])
+        run.frame(0.13, [(1, .moved, 40, 56, 20), (3, .ended, 55, 56.5, 20)])
+        run.frame(0.15, [(1, .moved, 40, 56, 20), (4, .began, 55, 56, 20)])
+        run.frame(0.20, [(1, .moved, 40, 56, 20), (4, .ended, 55, 56, 20)])
+        run.frame(0.30, [(1, .moved, 40, 56, 20), (5, .began, 55, 45, 20)])
+        run.frame(0.50, [(1, .moved, 40, 56, 20), (5, .moved, 55, 40, 20)])
+        #expect(run.phases == ["5 began", "5 moved"])
+    }
+
+    @Test("a short touch during or just after a scroll ends cancelled; one later ends as a tap")
+    func noTapAroundScroll() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 40, 20, 20), (2, .began, 60, 20, 20)])
+        run.frame(0.10, [(1, .moved, 40, 25, 20), (2, .moved, 60, 25, 20)])
+        run.frame(0.20, [(1, .moved, 40, 30, 20), (2, .moved, 60, 30, 20), (3, .began, 50, 45, 20)])
+        run.frame(0.28, [(1, .moved, 40, 35, 20), (2, .moved, 60, 35, 20), (3, .ended, 50, 45, 20)])
+        run.frame(0.30, [(1, .ended, 40, 35, 20), (2, .ended, 60, 35, 20)])
+        run.frame(0.45, [(4, .began, 50, 30, 20)])
+        run.frame(0.52, [(4, .ended, 50, 30, 20)])
+        run.frame(1.00, [(5, .began, 50, 30, 20)])
+        run.frame(1.07, [(5, .ended, 50, 30, 20)])
+        run.frame(1.50, [])
+        let ends = run.phases.filter { $0.hasSuffix("ended") || $0.hasSuffix("cancelled") }
+        #expect(ends == ["1 ended", "2 ended", "3 cancelled", "4 cancelled", "5 ended"])
+    }
+
+    @Test("a touch too light to tap (a hovering thumb brushing the pad) ends cancelled; a finger tap ends")
+    func tooLightToTap() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 4)])
+        run.frame(0.05, [(1, .moved, 50, 30, 8)])
+        run.frame(0.08, [(1, .ended, 50, 30, 8)])
+        run.frame(0.50, [(2, .began, 50, 30, 10)])
+        run.frame(0.55, [(2, .moved, 50, 30, 27)])
+        run.frame(0.58, [(2, .ended, 50, 30, 27)])
+        run.frame(1.00, [])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled", "2 began", "2 stationary", "2 ended"])
     }
 
     @Test("disabled settings pass frames through untouched")

@@ -10,8 +10,9 @@
 ///   it becomes a finger if it leaves the band toward the middle within
 ///   ``TouchFilterSettings/edgeReleaseTime``, otherwise it is a palm.
 /// * **Resting thumbs** (touchpads): a contact that begins in the bottom band is held back
-///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or leaves the band upward;
-///   a thumb resting there while other fingers work is never seen by the recognizers.
+///   until it travels ``TouchFilterSettings/thumbReleaseDistance`` or rises above
+///   ``TouchFilterSettings/thumbExitFraction``; a thumb resting there while other fingers
+///   work is never seen by the recognizers.
 /// * **Held-back taps**: a held-back contact that lifts quickly without moving is delivered
 ///   after all (began and ended in the lifting frame), so taps near the edges still count.
 /// * **Finger-count smoothing** (touchpads): a finger's lift is held back for
@@ -19,6 +20,11 @@
 ///   a finger the sensor drops for a frame neither ends nor taps. A contact that keeps
 ///   disappearing and reappearing (``TouchFilterSettings/flickerLimit``) is a palm, and a
 ///   contact beginning where a palm just was is that palm again.
+/// * **Fake fingers** (touchpads): fingers counted by `BTN_TOOL_*` beyond the slots (or the
+///   one position of a single-touch pad) are delivered at the topmost finger.
+/// * **No tap** (touchpads): a short contact beginning during or just after a multi-finger
+///   motion (``TouchFilterSettings/scrollTapWindow``), or too light
+///   (``TouchFilterSettings/tapMinimumPressureFraction``), ends `cancelled`.
 /// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
 ///
 /// Pure value type: frames in, frames out; held-back lifts come out through
@@ -58,6 +64,11 @@ public struct TouchFilter: Sendable {
         var pressAnchor: PhysicalPoint?
         /// Was down while the physical button was pressed: its lift is a click's, not a tap's.
         var pressedButton = false
+        /// Began during or just after a multi-finger motion (a scroll): its lift is no tap.
+        var noTap = false
+        /// The highest pressure it reported (device units); nil when it reported none (a
+        /// device with `ABS_PRESSURE` only).
+        var maximumPressure: Int32?
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -66,7 +77,13 @@ public struct TouchFilter: Sendable {
     /// Lifted fingers whose end is held back: the ended touch (delivered id), when, and the
     /// contact to resume.
     private struct PendingLift: Sendable {
-        var touch: Touch
+        /// What to deliver when the lift comes due: a finger's end; a held-back contact's
+        /// tap (began and ended), or nothing.
+        var touches: [Touch]
+        /// Where it lifted, and the touch's start (kept by a contact that continues it).
+        var position: PhysicalPoint
+        var startPosition: PhysicalPoint
+        var startTime: Timestamp
         var time: Timestamp
         var contact: Contact
     }
@@ -113,6 +130,8 @@ public struct TouchFilter: Sendable {
         }
         lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
         out += excludeClickingFingers(frame)
+        out += synthesizeFakeFingers(frame)
+        noteMultiFingerMotion(out, at: frame.timestamp)
         var result = frame
         result.touches = out.sorted { $0.id < $1.id }
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
@@ -123,6 +142,22 @@ public struct TouchFilter: Sendable {
     }
 
     private var lastButton = false
+    /// The last frame in which two or more fingers were down and one of them moved, at least
+    /// ``TouchFilterSettings/scrollTapTravel`` from where it began (a scroll, a swipe).
+    private var lastMultiFingerMotion: Timestamp?
+
+    /// Fingers the device counts (`BTN_TOOL_*`) beyond its slots, standing in for the fingers
+    /// it does not track: id, and where it was delivered.
+    private struct FakeFinger: Sendable {
+        var id: TouchID
+        var position: PhysicalPoint
+        var startPosition: PhysicalPoint
+        var startTime: Timestamp
+    }
+    private var fakes: [FakeFinger] = []
+    private var nextFakeID: UInt64 = 0
+    /// Fake fingers get ids far above the assembler's serials (which start at 1).
+    private static let fakeIDBase: UInt64 = 1 << 62
 
     /// Forgets everything (the device went away); deliver ``flush(upTo:)`` first.
     public mutating func reset() {
@@ -131,6 +166,8 @@ public struct TouchFilter: Sendable {
         pendingLifts = [:]
         lastPalms = []
         lastButton = false
+        fakes = []
+        lastMultiFingerMotion = nil
     }
 
     /// When the earliest held-back lift is due.
@@ -150,9 +187,11 @@ public struct TouchFilter: Sendable {
         var touches: [Touch] = []
         for (id, pending) in due {
             pendingLifts[id] = nil
+            guard !pending.touches.isEmpty else { continue }
             latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
-            touches.append(pending.touch)
+            touches += pending.touches
         }
+        guard !touches.isEmpty else { return nil }
         return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
     }
 
@@ -167,6 +206,17 @@ public struct TouchFilter: Sendable {
         return false
     }
 
+    /// A touchpad contact that never pressed harder than
+    /// ``TouchFilterSettings/tapMinimumPressureFraction`` of the range is a thumb or a finger
+    /// hovering and brushing the surface, not a tap (the ChromiumOS library's "Tap Minimum
+    /// Pressure").
+    private func isTooLightToTap(_ contact: Contact) -> Bool {
+        guard isTouchpad, let fraction = settings.tapMinimumPressureFraction, let maximum = pressureMaximum,
+            let pressure = contact.maximumPressure
+        else { return false }
+        return Double(pressure) < fraction * Double(maximum)
+    }
+
     private func beginsPressing(_ touch: Touch) -> Bool {
         guard let fraction = settings.palmPressureAtBegin, let maximum = pressureMaximum, let pressure = touch.pressure else { return false }
         return Double(pressure) >= fraction * Double(maximum)
@@ -175,6 +225,13 @@ public struct TouchFilter: Sendable {
     private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
         let band = settings.edgeBandFraction * width
         return band > 0 && (p.x < band || p.x > width - band)
+    }
+
+    /// A held-back thumb becomes a finger above this line only (hysteresis): a thumb sliding
+    /// along the band wanders a few millimetres above where it landed.
+    private func aboveThumbExitLine(_ p: PhysicalPoint) -> Bool {
+        let band = max(settings.thumbBandFraction, settings.thumbExitFraction) * height
+        return band <= 0 || p.y <= height - band
     }
 
     private func inThumbBand(_ p: PhysicalPoint) -> Bool {
@@ -205,10 +262,13 @@ public struct TouchFilter: Sendable {
             {
                 contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
             }
+            if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
+            contact.maximumPressure = touch.pressure
             contacts[touch.id] = contact
             return contact.role == .finger ? [touch] : []
         case .moved, .stationary:
             guard var contact = contacts[touch.id] else { return [] }
+            if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y
             contact.travel += (dx * dx + dy * dy).squareRoot()
@@ -228,7 +288,7 @@ public struct TouchFilter: Sendable {
                 // A second finger ends the confirmation: palms land alone, and a multi-finger
                 // gesture must not lose its first millimetres.
                 if let until = contact.confirmUntil, now < until,
-                    contacts.values.count(where: { $0.role == .finger }) < 2
+                    contacts.values.count(where: { $0.role == .finger }) + fakes.count < 2
                 {
                     var held = touch
                     held.previousPosition = contact.delivered
@@ -259,13 +319,15 @@ public struct TouchFilter: Sendable {
                     return []
                 }
                 let moved = distance(touch.position, contact.start)
-                if moved >= settings.thumbReleaseDistance || !inThumbBand(touch.position) {
+                if moved >= settings.thumbReleaseDistance || aboveThumbExitLine(touch.position) {
                     return [release(touch, &contact, at: now)]
                 }
                 return []
             }
         case .ended, .cancelled:
             guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
+            if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
+            if isTooLightToTap(contact) { contact.noTap = true }
             switch contact.role {
             case .palm:
                 lastPalms.append((touch.position, now))
@@ -279,8 +341,13 @@ public struct TouchFilter: Sendable {
                     // A finger that pressed the button ends cancelled: it clicked, and a click
                     // must not also be a tap (the tap recognizer fails on a cancelled touch).
                     last.phase = contact.pressedButton && settings.clicksCancelTouches ? .cancelled : .ended
+                    // A short touch beside or right after a scroll is not a tap (the ChromiumOS
+                    // library keeps tapping idle while the last gesture was a scroll).
+                    if contact.noTap && now - contact.startTime <= settings.scrollTapMaximumDuration { last.phase = .cancelled }
                     if isTouchpad && settings.liftDelay > 0 {
-                        pendingLifts[touch.id] = PendingLift(touch: last, time: now, contact: contact)
+                        pendingLifts[touch.id] = PendingLift(
+                            touches: [last], position: last.position, startPosition: last.startPosition,
+                            startTime: last.startTime, time: now, contact: contact)
                         return []
                     }
                 } else {
@@ -290,18 +357,31 @@ public struct TouchFilter: Sendable {
                 return [last]
             case .edgeCandidate, .thumbCandidate:
                 // A quick, still touch in a band is a tap there, not a palm or a thumb.
-                guard touch.phase == .ended, now - contact.startTime <= settings.heldTapDuration,
+                var tap: [Touch] = []
+                // (A contact that was down while the button was pressed clicked: no tap.)
+                if touch.phase == .ended, !(contact.pressedButton && settings.clicksCancelTouches), !contact.noTap,
+                    now - contact.startTime <= settings.heldTapDuration,
                     distance(touch.position, contact.start) <= settings.heldTapMovement
-                else { return [] }
-                var began = touch
-                began.phase = .began
-                began.startPosition = contact.start
-                began.position = contact.start
-                began.previousPosition = contact.start
-                began.startTime = contact.startTime
-                var ended = began
-                ended.phase = .ended
-                return [began, ended]
+                {
+                    var began = touch
+                    began.phase = .began
+                    began.startPosition = contact.start
+                    began.position = contact.start
+                    began.previousPosition = contact.start
+                    began.startTime = contact.startTime
+                    var ended = began
+                    ended.phase = .ended
+                    tap = [began, ended]
+                }
+                // Its lift is held back like a finger's: a sensor that loses one of two
+                // close fingers for a frame must not turn each return into a tap.
+                if isTouchpad && settings.liftDelay > 0 && touch.phase == .ended {
+                    pendingLifts[touch.id] = PendingLift(
+                        touches: tap, position: touch.position, startPosition: contact.start,
+                        startTime: contact.startTime, time: now, contact: contact)
+                    return []
+                }
+                return tap
             }
         }
     }
@@ -312,23 +392,31 @@ public struct TouchFilter: Sendable {
     private mutating func resume(_ touch: Touch, at now: Timestamp) -> [Touch]? {
         var best: (id: TouchID, distance: Double)?
         for (id, pending) in pendingLifts where now - pending.time <= settings.liftDelay {
-            let d = distance(pending.touch.position, touch.position)
+            let d = distance(pending.position, touch.position)
             if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
         }
         guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return nil }
         aliases[touch.id] = best.id
-        pending.contact.flickers += 1
         var continued = touch
         continued.id = best.id
-        continued.startPosition = pending.touch.startPosition
-        continued.startTime = pending.touch.startTime
-        if pending.contact.flickers >= settings.flickerLimit {
+        continued.startPosition = pending.startPosition
+        continued.startTime = pending.startTime
+        // Only delivered fingers count flickers: a held-back contact is judged by its band
+        // rules, and the second of two close fingers in a band flickers the same way.
+        let wasDelivered = pending.contact.role == .finger
+        if wasDelivered { pending.contact.flickers += 1 }
+        if wasDelivered && pending.contact.flickers >= settings.flickerLimit {
             pending.contact.role = .palm
             contacts[best.id] = pending.contact
             continued.phase = .cancelled
             continued.position = pending.contact.delivered
             continued.previousPosition = pending.contact.delivered
             return [continued]
+        }
+        guard wasDelivered else {
+            // A held-back contact back again: still held back, its start kept.
+            contacts[best.id] = pending.contact
+            return []
         }
         continued.phase = .moved
         var contact = pending.contact
@@ -365,6 +453,79 @@ public struct TouchFilter: Sendable {
                     startPosition: contact.start, startTime: contact.startTime))
         }
         return cancelled
+    }
+
+    /// Notes a frame where two or more fingers are down and one that moved
+    /// ``TouchFilterSettings/scrollTapTravel`` or more from its start moves.
+    private mutating func noteMultiFingerMotion(_ delivered: [Touch], at now: Timestamp) {
+        guard isTouchpad, settings.scrollTapWindow > 0 else { return }
+        let fingers = contacts.filter { $0.value.role == .finger }
+        guard fingers.count + fakes.count >= 2 else { return }
+        let moving = delivered.contains { touch in
+            guard touch.phase == .moved, let contact = fingers[touch.id] else { return false }
+            return distance(contact.delivered, contact.start) >= settings.scrollTapTravel
+        }
+        if moving { lastMultiFingerMotion = now }
+    }
+
+    /// A touchpad that tracks fewer contacts than it counts (2-slot Synaptics pads such as the
+    /// Cr-48's report three fingers with `BTN_TOOL_TRIPLETAP` but only two slots) gets the
+    /// missing fingers as fake touches that follow the topmost finger, as libinput's
+    /// `tp_position_fake_touches` does: a two-finger scroll beside a palm that takes one slot
+    /// is still two fingers. Palms and held-back contacts are never copied: fakes follow a
+    /// delivered finger, and end when there is none.
+    private mutating func synthesizeFakeFingers(_ frame: Frame) -> [Touch] {
+        var wanted = 0
+        // Slots tracked: the slot count (protocol B), one (single-touch pads such as old PS/2
+        // Synaptics, which count fingers with BTN_TOOL_DOUBLETAP…), or every contact
+        // (protocol A reports them all).
+        let slotCount = device.axis(.absMTSlot) != nil ? device.slotCount : 1
+        let tracksSlots = device.axis(.absMTSlot) != nil || device.axis(.absMTPositionX) == nil
+        if settings.synthesizesUntrackedFingers, isTouchpad, tracksSlots, let count = frame.fingerCount,
+            count > slotCount
+        {
+            wanted = count - max(contacts.count, slotCount)
+        }
+        let source = contacts.values.filter { $0.role == .finger }.min { $0.delivered.y < $1.delivered.y }
+        if source == nil { wanted = 0 }
+        var out: [Touch] = []
+        while fakes.count > wanted {
+            let fake = fakes.removeLast()
+            let ended = Touch(
+                id: fake.id, slot: slotCount, trackingID: -1, phase: .ended, position: fake.position,
+                previousPosition: fake.position, startPosition: fake.startPosition, startTime: fake.startTime)
+            // Its lift waits like a real finger's, so fingers lifting together end together.
+            if settings.liftDelay > 0 {
+                let contact = Contact(
+                    role: .finger, start: fake.startPosition, startTime: fake.startTime, travel: 0,
+                    hysteresis: PositionHysteresis(radius: settings.hysteresis, position: fake.position),
+                    delivered: fake.position)
+                pendingLifts[fake.id] = PendingLift(
+                    touches: [ended], position: fake.position, startPosition: fake.startPosition,
+                    startTime: fake.startTime, time: frame.timestamp, contact: contact)
+            } else {
+                out.append(ended)
+            }
+        }
+        guard let source else { return out }
+        for index in fakes.indices {
+            let previous = fakes[index].position
+            fakes[index].position = source.delivered
+            out.append(
+                Touch(
+                    id: fakes[index].id, slot: slotCount, trackingID: -1,
+                    phase: previous == source.delivered ? .stationary : .moved, position: source.delivered,
+                    previousPosition: previous, startPosition: fakes[index].startPosition,
+                    startTime: fakes[index].startTime))
+        }
+        while fakes.count < wanted {
+            let id = TouchID(Self.fakeIDBase + nextFakeID)
+            nextFakeID += 1
+            fakes.append(FakeFinger(id: id, position: source.delivered, startPosition: source.delivered, startTime: frame.timestamp))
+            out.append(
+                Touch(id: id, slot: slotCount, trackingID: -1, phase: .began, position: source.delivered, startTime: frame.timestamp))
+        }
+        return out
     }
 
     /// Two contacts landing together in the same edge band, close to each other, are two

@@ -67,6 +67,25 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// `ended`, so the click is not also a tap (FailsOnButtonPress only stops a gesture from
     /// beginning while the button is held; a tap is recognized at the lift, after it).
     public var clicksCancelTouches: Bool
+    /// Touchpads reporting more fingers (`BTN_TOOL_*`) than they have slots get the untracked
+    /// ones as fake touches following the topmost finger (libinput's fake touches).
+    public var synthesizesUntrackedFingers: Bool
+    /// Touchpads: a contact held back in the thumb band becomes a finger once it rises above
+    /// this fraction of the height from the bottom (≥ ``thumbBandFraction``; hysteresis).
+    public var thumbExitFraction: Double
+    /// Touchpads with a trusted pressure range: a contact whose pressure stays below this
+    /// fraction of the range is no tap (nil = off). Labelled finger taps press 25–38/255 at
+    /// the least, a thumb hovering and brushing the surface 6–8/255.
+    public var tapMinimumPressureFraction: Double?
+    /// Touchpads: a contact beginning while two or more fingers move (a scroll), or less than
+    /// this long (s) after they last did, is not a tap: if it lifts within
+    /// ``scrollTapMaximumDuration`` it ends `cancelled`. 0 = off.
+    public var scrollTapWindow: Double
+    /// Travel (mm) from its start a finger of the multi-finger motion must have made.
+    public var scrollTapTravel: Double
+    /// The longest contact (s) ``scrollTapWindow`` takes as a tap to suppress; longer ones end
+    /// normally (the touchpad tap limit, 250 ms).
+    public var scrollTapMaximumDuration: Double
 
     public init(
         isEnabled: Bool = true,
@@ -88,7 +107,13 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmMemoryDistance: Double = 30,
         palmConfirmTime: Double = 0.15,
         clickingFingerDistance: Double = 4,
-        clicksCancelTouches: Bool = true
+        clicksCancelTouches: Bool = true,
+        synthesizesUntrackedFingers: Bool = true,
+        thumbExitFraction: Double = 0.2,
+        tapMinimumPressureFraction: Double? = 16.0 / 255.0,
+        scrollTapWindow: Double = 0.3,
+        scrollTapTravel: Double = 3,
+        scrollTapMaximumDuration: Double = 0.25
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -110,6 +135,12 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmConfirmTime = palmConfirmTime
         self.clickingFingerDistance = clickingFingerDistance
         self.clicksCancelTouches = clicksCancelTouches
+        self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
+        self.thumbExitFraction = thumbExitFraction
+        self.tapMinimumPressureFraction = tapMinimumPressureFraction
+        self.scrollTapWindow = scrollTapWindow
+        self.scrollTapTravel = scrollTapTravel
+        self.scrollTapMaximumDuration = scrollTapMaximumDuration
     }
 
     /// Everything off: the identity filter.
