@@ -111,15 +111,16 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Cancels every touch and gesture in flight: the device went away or the daemon stops.
-    /// Lifts the filter still holds back are delivered first, as lifts: those fingers did
-    /// leave the surface (a pinch whose fingers lifted 10 ms before the unplug ended), and
-    /// the hold-back only waits for a contact that could continue them, which can no
-    /// longer come.
+    /// Lifts the filter still holds back are delivered first, as lifts, at the time their
+    /// hold-back ends (as the timer or a replay's end would): those fingers did leave the
+    /// surface (a pinch whose fingers lifted 10 ms before the unplug ended), and the
+    /// hold-back only waits for a contact that could continue them, which can no longer
+    /// come. So a live run and the replay of its recording end alike.
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
-        let t = max(time, now ?? time)
+        var t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
-        if var lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) {
-            lifts.timestamp = t
+        if let lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) {
+            t = max(t, lifts.timestamp)
             outputs += engine.process(lifts)
         }
         if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {
