@@ -175,7 +175,11 @@ public actor InputHub {
     /// there is none, so an idle daemon sleeps in the kernel. Deadlines are kernel input
     /// timestamps (CLOCK_MONOTONIC µs), which the loop's timer takes as they are.
     private func rearmTimer() {
-        let next = sessions.values.compactMap { $0.pipeline.nextDeadline?.microseconds }.min()
+        var next: Int64?
+        for session in sessions.values {
+            guard let deadline = session.pipeline.storedDeadline?.microseconds else { continue }
+            next = min(next ?? deadline, deadline)
+        }
         guard next != armedDeadline else { return }
         armedDeadline = next
         guard let next else {
@@ -192,7 +196,7 @@ public actor InputHub {
         armedDeadline = nil
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         for node in sessions.keys.sorted() {
-            guard let session = sessions[node], let deadline = session.pipeline.nextDeadline, deadline <= now else { continue }
+            guard let session = sessions[node], let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
             publish(session.pipeline.advance(to: now), from: session)
             logDiagnostics(session)
         }

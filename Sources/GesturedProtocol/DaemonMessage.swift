@@ -340,8 +340,11 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
 
     /// Builds the `gesture_id` from a device node and the engine's per-attempt sequence.
     public static func gestureID(device: String, sequence: UInt64) -> String {
-        let kernelName = device.split(separator: "/").last.map(String.init) ?? device
-        return "\(kernelName):\(sequence)"
+        // The last path component, found without splitting (this runs for every event).
+        var kernelName = Substring(device)
+        while kernelName.last == "/" { kernelName = kernelName.dropLast() }
+        if let slash = kernelName.lastIndex(of: "/") { kernelName = kernelName[kernelName.index(after: slash)...] }
+        return kernelName.isEmpty ? "\(device):\(sequence)" : "\(kernelName):\(sequence)"
     }
 
     enum CodingKeys: String, CodingKey {

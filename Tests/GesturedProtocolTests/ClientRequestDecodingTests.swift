@@ -174,5 +174,8 @@ struct SubscriptionFilterTests {
     @Test("gesture ids are kernel name and sequence")
     func gestureID() {
         #expect(GestureEventMessage.gestureID(device: "/dev/input/event5", sequence: 12) == "event5:12")
+        #expect(GestureEventMessage.gestureID(device: "/dev/input/event5/", sequence: 1) == "event5:1")
+        #expect(GestureEventMessage.gestureID(device: "replay:demo.evemu", sequence: 3) == "replay:demo.evemu:3")
+        #expect(GestureEventMessage.gestureID(device: "/", sequence: 4) == "/:4")
     }
 }
