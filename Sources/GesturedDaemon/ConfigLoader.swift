@@ -2,14 +2,6 @@ public import GestureEngine
 public import GesturedConfig
 import GesturedSystem
 
-/// The installed configuration paths (STYLE.md B11).
-public enum ConfigPaths {
-    /// Vendor defaults (the packaged copy of `config/gestured.conf`).
-    public static let vendor = "/usr/share/gestured/gestured.conf"
-    public static let main = "/etc/gestured/gestured.conf"
-    public static let dropInDirectory = "/etc/gestured/conf.d"
-}
-
 /// The engine setup for one device: its recognizers, and its description with configured
 /// overrides applied (`WidthMM=`/`HeightMM=` give a device without resolution real
 /// millimetres).
@@ -71,21 +63,11 @@ public struct ConfigLoadFailure: Error, Sendable {
 public enum ConfigLoader {
     public static func load(mainPath: String?) -> Result<LoadedConfiguration, ConfigLoadFailure> {
         var sources: [ConfigSource] = []
-        var files: [String] = []
-        let dropInDirectory: String
-        if let mainPath {
-            files.append(mainPath)
-            dropInDirectory = parentDirectory(of: mainPath) + "/conf.d"
-        } else {
-            if Files.exists(ConfigPaths.vendor) {
-                files.append(ConfigPaths.vendor)
-            } else {
-                sources.append(ConfigSource(name: "<built-in gestured.conf>", contents: EmbeddedResources.defaultConfiguration))
-            }
-            if Files.exists(ConfigPaths.main) { files.append(ConfigPaths.main) }
-            dropInDirectory = ConfigPaths.dropInDirectory
+        let layers = ConfigLayering.files(mainPath: mainPath, exists: Files.exists, dropIns: { Files.listDirectory($0, suffix: ".conf") })
+        if layers.builtInVendor {
+            sources.append(ConfigSource(name: "<built-in gestured.conf>", contents: EmbeddedResources.defaultConfiguration))
         }
-        files += Files.listDirectory(dropInDirectory, suffix: ".conf")
+        let files = layers.files
         for file in files {
             do {
                 sources.append(ConfigSource(name: file, contents: try Files.readText(path: file)))
