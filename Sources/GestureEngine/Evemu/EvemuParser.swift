@@ -56,23 +56,7 @@ enum EvemuParser {
             if body.isEmpty { continue }
             let isLast = index == lines.count - 1
             func fail(_ expected: String) throws(RecordingError) {
-                // A cut last line is truncation, not corruption: keep what came before.
-                if isLast && !endsWithNewline {
-                    warnings.append(
-                        RecordingDiagnostic(
-                            file: fileName,
-                            line: line.number,
-                            message: "truncated: the last line is incomplete (\(Scan.quoted(line.text))), ignoring it"
-                        )
-                    )
-                    return
-                }
-                throw RecordingError(
-                    file: fileName,
-                    line: line.number,
-                    expected: expected,
-                    found: Scan.quoted(line.text)
-                )
+                try line.reject(file: fileName, expected: expected, isCutLast: isLast && !endsWithNewline, warnings: &warnings)
             }
             guard body.count >= 2, body.dropFirst().first == ":" else {
                 try fail("an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or '# comment')")

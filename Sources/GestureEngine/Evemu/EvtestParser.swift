@@ -26,22 +26,13 @@ enum EvtestParser {
                     events.append(event)
                     continue
                 }
-                if index == lines.count - 1 && !endsWithNewline {
-                    warnings.append(
-                        RecordingDiagnostic(
-                            file: fileName,
-                            line: line.number,
-                            message: "truncated: the last line is incomplete (\(Scan.quoted(line.text))), ignoring it"
-                        )
-                    )
-                    continue
-                }
-                throw RecordingError(
+                try line.reject(
                     file: fileName,
-                    line: line.number,
                     expected: eventSyntax,
-                    found: Scan.quoted(line.text)
+                    isCutLast: index == lines.count - 1 && !endsWithNewline,
+                    warnings: &warnings
                 )
+                continue
             }
             sawHeader = true
             if body.hasPrefix("Input device name:") {

@@ -46,22 +46,7 @@ enum LibinputRecordParser {
             let indent = body.prefix { $0 == " " }.count
             let isLast = index == lines.count - 1
             func fail(_ expected: String) throws(RecordingError) {
-                if isLast && !endsWithNewline {
-                    warnings.append(
-                        RecordingDiagnostic(
-                            file: fileName,
-                            line: line.number,
-                            message: "truncated: the last line is incomplete (\(Scan.quoted(line.text))), ignoring it"
-                        )
-                    )
-                    return
-                }
-                throw RecordingError(
-                    file: fileName,
-                    line: line.number,
-                    expected: expected,
-                    found: Scan.quoted(line.text)
-                )
+                try line.reject(file: fileName, expected: expected, isCutLast: isLast && !endsWithNewline, warnings: &warnings)
             }
 
             if indent == 0 && !trimmed.hasPrefix("-") {

@@ -172,6 +172,24 @@ public enum RecordingParser {
 struct NumberedLine {
     var number: Int
     var text: Substring
+
+    /// A line that does not parse, as every recording parser reports it: the last line of a
+    /// file cut short (`isCutLast`) is truncation, not corruption — a warning, and the lines
+    /// before it are kept; anywhere else it is an error naming the file, the line and what
+    /// was expected.
+    func reject(
+        file: String,
+        expected: String,
+        isCutLast: Bool,
+        warnings: inout [RecordingDiagnostic]
+    ) throws(RecordingError) {
+        guard isCutLast else {
+            throw RecordingError(file: file, line: number, expected: expected, found: Scan.quoted(text))
+        }
+        warnings.append(
+            RecordingDiagnostic(file: file, line: number, message: "truncated: the last line is incomplete (\(Scan.quoted(text))), ignoring it")
+        )
+    }
 }
 
 extension String {
