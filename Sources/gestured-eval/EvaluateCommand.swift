@@ -57,6 +57,8 @@ enum EvaluateCommand {
             case "scrollTapWindow": settings.scrollTapWindow = value
             case "scrollTapTravel": settings.scrollTapTravel = value
             case "thumbExit": settings.thumbExitFraction = value
+            case "palmReversals": settings.palmReversalCount = Int(value)
+            case "palmReversalStep": settings.palmReversalStep = value
             case "tapMinimumPressure": settings.tapMinimumPressureFraction = value > 0 ? value : nil
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }

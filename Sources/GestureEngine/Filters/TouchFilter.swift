@@ -69,6 +69,10 @@ public struct TouchFilter: Sendable {
         /// The highest pressure it reported (device units); nil when it reported none (a
         /// device with `ABS_PRESSURE` only).
         var maximumPressure: Int32?
+        /// The sensor step of the last frame when it was at least
+        /// ``TouchFilterSettings/palmReversalStep`` (mm); how often the contact jumped back.
+        var lastStep: PhysicalPoint?
+        var reversals = 0
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -94,6 +98,7 @@ public struct TouchFilter: Sendable {
     private let width: Double
     private let height: Double
     private let isTouchpad: Bool
+    private let reportsContacts: Bool
 
     public init(device: DeviceDescription, settings: TouchFilterSettings = TouchFilterSettings()) {
         self.device = device
@@ -109,6 +114,9 @@ public struct TouchFilter: Sendable {
         width = trusted ? device.widthMillimeters : 0
         height = trusted ? device.heightMillimeters : 0
         isTouchpad = device.kind == .touchpad
+        // Positions in mm per contact: a resolution, and a position per contact (a
+        // single-touch pad's one position jumps between fingers).
+        reportsContacts = trusted && device.axis(.absMTPositionX) != nil
         sizesTrusted = trusted
     }
 
@@ -217,6 +225,26 @@ public struct TouchFilter: Sendable {
         return Double(pressure) < fraction * Double(maximum)
     }
 
+    /// Notes a sensor step of a contact; true when it has now jumped back and forth
+    /// ``TouchFilterSettings/palmReversalCount`` times (touchpads reporting a position per
+    /// contact): a palm's wobbling centre. A short step breaks the chain: a finger turning
+    /// slows down first.
+    private func jumpsBack(_ step: PhysicalPoint, _ contact: inout Contact) -> Bool {
+        guard isTouchpad, reportsContacts, settings.palmReversalCount > 0 else { return false }
+        let length = (step.x * step.x + step.y * step.y).squareRoot()
+        guard length >= settings.palmReversalStep else {
+            contact.lastStep = nil
+            return false
+        }
+        if let last = contact.lastStep {
+            let lastLength = (last.x * last.x + last.y * last.y).squareRoot()
+            // Turning back by more than 120°: cos < −0.5.
+            if step.x * last.x + step.y * last.y < -0.5 * length * lastLength { contact.reversals += 1 }
+        }
+        contact.lastStep = step
+        return contact.reversals >= settings.palmReversalCount
+    }
+
     private func beginsPressing(_ touch: Touch) -> Bool {
         guard let fraction = settings.palmPressureAtBegin, let maximum = pressureMaximum, let pressure = touch.pressure else { return false }
         return Double(pressure) >= fraction * Double(maximum)
@@ -273,6 +301,17 @@ public struct TouchFilter: Sendable {
             let dy = touch.position.y - touch.previousPosition.y
             contact.travel += (dx * dx + dy * dy).squareRoot()
             defer { contacts[touch.id] = contact }
+            let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
+            if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking {
+                let wasDelivered = contact.role == .finger
+                contact.role = .palm
+                guard wasDelivered else { return [] }
+                var cancelled = touch
+                cancelled.phase = .cancelled
+                cancelled.position = contact.delivered
+                cancelled.previousPosition = contact.delivered
+                return [cancelled]
+            }
             switch contact.role {
             case .palm, .clicking:
                 return []
