@@ -59,6 +59,7 @@ enum EvaluateCommand {
             case "thumbExit": settings.thumbExitFraction = value
             case "palmReversals": settings.palmReversalCount = Int(value)
             case "palmReversalStep": settings.palmReversalStep = value
+            case "palmReturnWait": settings.palmReturnWait = value
             case "tapMinimumPressure": settings.tapMinimumPressureFraction = value > 0 ? value : nil
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }

@@ -46,7 +46,6 @@ private struct FilterRun {
     /// One frame: `touches` lists (id, phase, x, y, pressure).
     mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false, count: Int? = nil) {
         let time = Timestamp(seconds: t)
-        if let lifts = filter.flush(upTo: time, before: true) { delivered.append(lifts.touches) }
         var list: [Touch] = []
         for (id, phase, x, y, pressure) in touches {
             let position = PhysicalPoint(x: x, y: y)
@@ -58,7 +57,9 @@ private struct FilterRun {
                     startPosition: start.0, startTime: start.1, pressure: pressure))
             positions[id] = position
         }
-        delivered.append(filter.filter(Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button))?.touches)
+        let frame = Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button)
+        if let lifts = filter.flush(before: frame) { delivered.append(lifts.touches) }
+        delivered.append(filter.filter(frame)?.touches)
     }
 
     /// Every delivered (id, phase) in order.
@@ -348,6 +349,35 @@ struct FilterTests {
         #expect(!pair.phases.contains("1 cancelled"))
     }
 
+    @Test("a short pressing touch waits for a palm's return: a palm back makes it no tap, a light second tap ends it first")
+    func palmReturn() {
+        let settings = TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0, palmReturnWait: 0.15)
+        func touchThen(_ second: Int32, settings: TouchFilterSettings) -> FilterRun {
+            var run = FilterRun(settings)
+            run.frame(0.00, [(1, .began, 50, 30, 20)])
+            run.frame(0.03, [(1, .moved, 50, 30, 63)])
+            run.frame(0.08, [(1, .ended, 50, 30, 63)])
+            run.frame(0.15, [(2, .began, 52, 31, second)])
+            run.frame(0.20, [(2, .ended, 52, 31, second)])
+            run.frame(1.00, [])
+            return run
+        }
+        // The palm lands at 63 again 70 ms after lifting, 2 mm away: the first touch is no tap.
+        #expect(touchThen(63, settings: settings).phases == ["1 began", "1 stationary", "1 cancelled"])
+        // A finger's second tap lands light: the first tap ends before it begins.
+        #expect(touchThen(30, settings: settings).phases == ["1 began", "1 stationary", "1 ended", "2 began", "2 ended"])
+        // Without the wait the first lift is out after the 40 ms lift delay, a tap.
+        var off = settings
+        off.palmReturnWait = 0
+        #expect(touchThen(63, settings: off).phases == ["1 began", "1 stationary", "1 ended"])
+        // The wait never pushes a tap past the touchpad tap limit (0.25 s − 20 ms).
+        var long = FilterRun(settings)
+        long.frame(0.00, [(1, .began, 50, 30, 20)])
+        long.frame(0.10, [(1, .moved, 50, 30, 63)])
+        long.frame(0.15, [(1, .ended, 50, 30, 63)])
+        #expect(long.filter.nextDeadline == Timestamp(seconds: 0.23))
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)
@@ -384,6 +414,7 @@ struct FilterTests {
                 EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
             ])
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
         var run = FilterRun(device: cypress)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])

@@ -90,6 +90,9 @@ public struct TouchFilter: Sendable {
         var startTime: Timestamp
         var time: Timestamp
         var contact: Contact
+        /// When it is delivered at the latest: `time` + the lift delay, or later for a short
+        /// pressing touch waiting for a palm's return (``TouchFilterSettings/palmReturnWait``).
+        var deadline: Timestamp
     }
     private var pendingLifts: [TouchID: PendingLift] = [:]
     /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
@@ -180,28 +183,72 @@ public struct TouchFilter: Sendable {
 
     /// When the earliest held-back lift is due.
     public var nextDeadline: Timestamp? {
-        pendingLifts.values.map { $0.time.adding(seconds: settings.liftDelay) }.min()
+        pendingLifts.values.map(\.deadline).min()
     }
 
     /// The held-back lifts due at or before `time` (strictly before, with `before`), as one
     /// frame at the latest of their deadlines; nil when none is due.
     public mutating func flush(upTo time: Timestamp, before: Bool = false) -> Frame? {
-        let due = pendingLifts.filter { entry in
-            let deadline = entry.value.time.adding(seconds: settings.liftDelay)
-            return before ? deadline < time : deadline <= time
+        let due = pendingLifts.filter { before ? $0.value.deadline < time : $0.value.deadline <= time }
+        return deliver(Array(due.keys), upTo: time)
+    }
+
+    /// The held-back lifts to deliver before `frame`: those due before its timestamp, and
+    /// those waiting for a palm's return (``TouchFilterSettings/palmReturnWait``) when the
+    /// frame brings a new contact — a finger's second tap must find the first one ended. A
+    /// contact landing already pressing near such a lift is the palm back: the lift is
+    /// delivered `cancelled`, no tap. Call it before ``filter(_:)`` with the same frame.
+    public mutating func flush(before frame: Frame) -> Frame? {
+        let now = frame.timestamp
+        var ids = pendingLifts.filter { $0.value.deadline < now }.map(\.key)
+        for touch in frame.touches where touch.phase == .began {
+            for (id, pending) in pendingLifts where now - pending.time > settings.liftDelay && !ids.contains(id) {
+                if beginsPressing(touch) && distance(pending.position, touch.position) <= settings.reappearDistance {
+                    pendingLifts[id]?.touches = pending.touches.map { lift in
+                        var cancelled = lift
+                        if cancelled.phase == .ended { cancelled.phase = .cancelled }
+                        return cancelled
+                    }
+                    lastPalms.append((pending.position, pending.time))
+                } else if pending.deadline > pending.time.adding(seconds: settings.liftDelay) {
+                    ids.append(id)
+                }
+            }
         }
-        guard !due.isEmpty else { return nil }
+        return deliver(ids, upTo: now)
+    }
+
+    /// Removes the given pending lifts and delivers their touches as one frame at the latest
+    /// of their deadlines (at most `time`).
+    private mutating func deliver(_ ids: [TouchID], upTo time: Timestamp) -> Frame? {
+        guard !ids.isEmpty else { return nil }
         var latest = Timestamp.zero
         var touches: [Touch] = []
-        for (id, pending) in due {
-            pendingLifts[id] = nil
-            guard !pending.touches.isEmpty else { continue }
-            latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
+        for id in ids {
+            guard let pending = pendingLifts.removeValue(forKey: id), !pending.touches.isEmpty else { continue }
+            latest = max(latest, min(time, pending.deadline))
             touches += pending.touches
         }
         guard !touches.isEmpty else { return nil }
         return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
     }
+
+    /// How long a lifted finger's end is held back: the lift delay, or
+    /// ``TouchFilterSettings/palmReturnWait`` for a short touch that pressed as hard as a
+    /// palm landing (``TouchFilterSettings/palmPressureAtBegin``): on the 2012 Cypress pads a
+    /// palm touches briefly, saturated, lifts and comes back already pressing.
+    private func liftWait(_ contact: Contact, at now: Timestamp) -> Double {
+        guard settings.palmReturnWait > settings.liftDelay, let fraction = settings.palmPressureAtBegin,
+            let maximum = pressureMaximum, let pressure = contact.maximumPressure,
+            Double(pressure) >= fraction * Double(maximum), now - contact.startTime <= settings.scrollTapMaximumDuration
+        else { return settings.liftDelay }
+        // The tap must still fit the touchpad's tap duration when its lift comes out late.
+        let room = settings.scrollTapMaximumDuration - (now - contact.startTime) - Self.tapDurationMargin
+        return max(settings.liftDelay, min(settings.palmReturnWait, room))
+    }
+
+    /// Seconds a held tap's lift stays inside the tap duration limit (a frame or two).
+    private static let tapDurationMargin = 0.02
 
     private func isPalm(_ touch: Touch) -> Bool {
         if touch.toolType == .palm { return true }
@@ -386,7 +433,8 @@ public struct TouchFilter: Sendable {
                     if isTouchpad && settings.liftDelay > 0 {
                         pendingLifts[touch.id] = PendingLift(
                             touches: [last], position: last.position, startPosition: last.startPosition,
-                            startTime: last.startTime, time: now, contact: contact)
+                            startTime: last.startTime, time: now, contact: contact,
+                            deadline: now.adding(seconds: liftWait(contact, at: now)))
                         return []
                     }
                 } else {
@@ -417,7 +465,8 @@ public struct TouchFilter: Sendable {
                 if isTouchpad && settings.liftDelay > 0 && touch.phase == .ended {
                     pendingLifts[touch.id] = PendingLift(
                         touches: tap, position: touch.position, startPosition: contact.start,
-                        startTime: contact.startTime, time: now, contact: contact)
+                        startTime: contact.startTime, time: now, contact: contact,
+                        deadline: now.adding(seconds: settings.liftDelay))
                     return []
                 }
                 return tap
@@ -541,7 +590,8 @@ public struct TouchFilter: Sendable {
                     delivered: fake.position)
                 pendingLifts[fake.id] = PendingLift(
                     touches: [ended], position: fake.position, startPosition: fake.startPosition,
-                    startTime: fake.startTime, time: frame.timestamp, contact: contact)
+                    startTime: fake.startTime, time: frame.timestamp, contact: contact,
+                    deadline: frame.timestamp.adding(seconds: settings.liftDelay))
             } else {
                 out.append(ended)
             }

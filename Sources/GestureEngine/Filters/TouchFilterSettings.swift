@@ -94,6 +94,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     public var palmReversalCount: Int
     /// The smallest step (mm between two frames) that counts toward ``palmReversalCount``.
     public var palmReversalStep: Double
+    /// Where ``palmPressureAtBegin`` is set: a short touch (≤ ``scrollTapMaximumDuration``)
+    /// that pressed that hard has its lift held back this long (s, unless a new contact
+    /// lands first); a contact landing already pressing within ``reappearDistance`` of it
+    /// meanwhile is a palm come back, and the lift is `cancelled` (no tap). 0 = off.
+    public var palmReturnWait: Double
 
     public init(
         isEnabled: Bool = true,
@@ -123,7 +128,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         scrollTapTravel: Double = 3,
         scrollTapMaximumDuration: Double = 0.25,
         palmReversalCount: Int = 2,
-        palmReversalStep: Double = 1
+        palmReversalStep: Double = 1,
+        palmReturnWait: Double = 0
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -153,6 +159,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.scrollTapMaximumDuration = scrollTapMaximumDuration
         self.palmReversalCount = palmReversalCount
         self.palmReversalStep = palmReversalStep
+        self.palmReturnWait = palmReturnWait
     }
 
     /// Everything off: the identity filter.
