@@ -378,6 +378,18 @@ struct FilterTests {
         #expect(long.filter.nextDeadline == Timestamp(seconds: 0.23))
     }
 
+    @Test("a contact lost and found again during its palm confirmation moves nothing either")
+    func confirmationSurvivesReturn() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.03, [(1, .ended, 50, 30, 40)])
+        run.frame(0.06, [(2, .began, 50.5, 35, 40)])
+        run.frame(0.09, [(2, .moved, 50.5, 35.2, 40)])
+        let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position)
+        #expect(run.phases == ["1 began", "1 stationary", "1 stationary"])
+        #expect(positions.allSatisfy { $0 == PhysicalPoint(x: 50, y: 30) })
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)

@@ -508,6 +508,15 @@ public struct TouchFilter: Sendable {
         }
         continued.phase = .moved
         var contact = pending.contact
+        // Still within its palm confirmation and alone: the jump back counts no more than
+        // a move would (a palm the sensor loses comes back a few millimetres away).
+        if let until = contact.confirmUntil, now < until, !contacts.values.contains(where: { $0.role == .finger }), fakes.isEmpty {
+            continued.position = contact.delivered
+            continued.previousPosition = contact.delivered
+            continued.phase = .stationary
+            contacts[best.id] = contact
+            return [continued]
+        }
         let out = deliver(continued, &contact)
         contacts[best.id] = contact
         return [out]
