@@ -390,6 +390,23 @@ struct FilterTests {
         #expect(positions.allSatisfy { $0 == PhysicalPoint(x: 50, y: 30) })
     }
 
+    @Test("a contact held in the edge band past the release time is remembered as a palm when it lifts")
+    func edgePalmMemory() {
+        func restThenTouch(restFor rest: Double) -> [String] {
+            var run = FilterRun()
+            run.frame(0.00, [(1, .began, 3, 30, 40)])
+            run.frame(rest, [(1, .ended, 3, 30, 40)])
+            run.frame(rest + 0.06, [(2, .began, 4, 31, 40)])
+            run.frame(rest + 0.09, [(2, .ended, 4, 31, 40)])
+            run.frame(rest + 1, [])
+            return run.phases
+        }
+        // A palm resting 0.5 s at the edge, re-reported as a 30 ms contact as it lifts: no tap.
+        #expect(restThenTouch(restFor: 0.5) == [])
+        // A quick tap in the band is no palm: a second tap beside it still counts.
+        #expect(restThenTouch(restFor: 0.08) == ["1 began", "1 ended", "2 began", "2 ended"])
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)

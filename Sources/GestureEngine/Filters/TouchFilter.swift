@@ -443,6 +443,12 @@ public struct TouchFilter: Sendable {
                 }
                 return [last]
             case .edgeCandidate, .thumbCandidate:
+                // Held in the edge band past the release time: a palm by the edge rule, and
+                // remembered as one (a palm resting at the edge is re-reported as short
+                // contacts when it lifts).
+                if contact.role == .edgeCandidate && now - contact.startTime > settings.edgeReleaseTime {
+                    lastPalms.append((touch.position, now))
+                }
                 // A quick, still touch in a band is a tap there, not a palm or a thumb.
                 var tap: [Touch] = []
                 // (A contact that was down while the button was pressed clicked: no tap.)
