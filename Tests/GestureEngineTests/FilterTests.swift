@@ -407,6 +407,28 @@ struct FilterTests {
         #expect(restThenTouch(restFor: 0.08) == ["1 began", "1 ended", "2 began", "2 ended"])
     }
 
+    @Test("a thumb resting low, far to the side of two fingers landing, lifts before the third finger begins")
+    func diagonalThumb() {
+        func run(_ settings: TouchFilterSettings, thirdAt third: (Double, Double)) -> [String] {
+            var run = FilterRun(settings)
+            run.frame(0.00, [(1, .began, 15, 48, 30)])
+            run.frame(0.40, [(1, .stationary, 15, 48, 30), (2, .began, 80, 5, 30)])
+            run.frame(0.50, [(1, .stationary, 15, 48, 30), (2, .stationary, 80, 5, 30), (3, .began, third.0, third.1, 30)])
+            run.frame(0.60, [(1, .stationary, 15, 48, 30), (2, .moved, 80, 15, 30), (3, .moved, third.0, third.1 + 10, 30)])
+            return run.phases
+        }
+        // The two lowest, the thumb and the third finger, are 40 mm apart across and 36 mm
+        // vertically: the thumb ends (it rested 0.5 s) in a frame before the third begins.
+        let thumb = run(TouchFilterSettings(), thirdAt: (55, 12))
+        #expect(thumb == ["1 began", "1 stationary", "2 began", "1 ended", "2 stationary", "3 began", "2 moved", "3 moved"])
+        // Three fingers side by side: nobody is a thumb.
+        let row = run(TouchFilterSettings(), thirdAt: (30, 45))
+        #expect(!row.contains("1 ended") && row.contains("1 stationary") && row.last == "3 moved")
+        // Off: the thumb stays.
+        let off = run(TouchFilterSettings(thumbDiagonalWidth: 0), thirdAt: (55, 12))
+        #expect(!off.contains("1 ended"))
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)

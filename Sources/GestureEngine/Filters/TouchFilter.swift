@@ -45,6 +45,9 @@ public struct TouchFilter: Sendable {
         /// Held the physical button down, still, while another finger dragged: not delivered
         /// any more (libinput excludes the clicking finger from motion alike).
         case clicking
+        /// The lower of two fingers far apart diagonally when a finger landed: a thumb, not
+        /// delivered any more (libinput's position-based thumb detection).
+        case thumb
     }
 
     private struct Contact: Sendable {
@@ -215,7 +218,12 @@ public struct TouchFilter: Sendable {
                 }
             }
         }
-        return deliver(ids, upTo: now)
+        let thumb = suppressDiagonalThumb(before: frame)
+        guard !thumb.isEmpty else { return deliver(ids, upTo: now) }
+        var lifts = deliver(ids, upTo: now) ?? Frame(timestamp: now, touches: [], isButtonPressed: lastButton)
+        lifts.timestamp = now
+        lifts.touches = (lifts.touches + thumb).sorted { $0.id < $1.id }
+        return lifts
     }
 
     /// Removes the given pending lifts and delivers their touches as one frame at the latest
@@ -349,7 +357,7 @@ public struct TouchFilter: Sendable {
             contact.travel += (dx * dx + dy * dy).squareRoot()
             defer { contacts[touch.id] = contact }
             let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
-            if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking {
+            if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
                 let wasDelivered = contact.role == .finger
                 contact.role = .palm
                 guard wasDelivered else { return [] }
@@ -360,7 +368,7 @@ public struct TouchFilter: Sendable {
                 return [cancelled]
             }
             switch contact.role {
-            case .palm, .clicking:
+            case .palm, .clicking, .thumb:
                 return []
             case .finger:
                 if isPalm(touch) {
@@ -418,7 +426,7 @@ public struct TouchFilter: Sendable {
             case .palm:
                 lastPalms.append((touch.position, now))
                 return []
-            case .clicking:
+            case .clicking, .thumb:
                 return []
             case .finger:
                 var last = touch
@@ -557,6 +565,43 @@ public struct TouchFilter: Sendable {
         }
         return cancelled
     }
+
+    /// When a finger lands beside two others (touchpads at least 50 mm high): if the two
+    /// lowest of them are more than ``TouchFilterSettings/thumbDiagonalWidth`` apart across
+    /// and ``TouchFilterSettings/thumbDiagonalHeight`` apart vertically and the lower is a
+    /// finger already down, that one is a thumb resting while the fingers work: it is taken
+    /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame —
+    /// libinput's position-based thumb detection (`tp_thumb_update_multifinger`). Before the
+    /// frame, because a recognizer holding two touches fails when a third begins.
+    private mutating func suppressDiagonalThumb(before frame: Frame) -> [Touch] {
+        guard isTouchpad, settings.thumbDiagonalWidth > 0, height >= Self.thumbDetectionMinimumHeight else { return [] }
+        let landing = frame.touches.filter { touch in
+            touch.phase == .began && !isPalm(touch) && !beginsPressing(touch) && !inEdgeBand(touch.position)
+                && !inThumbBand(touch.position)
+        }
+        guard !landing.isEmpty else { return [] }
+        let fingers = contacts.filter { $0.value.role == .finger }
+        guard fingers.count + landing.count >= 3 else { return [] }
+        var points: [(id: TouchID?, position: PhysicalPoint)] = fingers.map { ($0.key, $0.value.delivered) }
+        points += landing.map { (nil, $0.position) }
+        points.sort { $0.position.y > $1.position.y }
+        guard let lowerID = points[0].id, let lower = contacts[lowerID],
+            abs(points[0].position.x - points[1].position.x) > settings.thumbDiagonalWidth,
+            abs(points[0].position.y - points[1].position.y) > settings.thumbDiagonalHeight
+        else { return [] }
+        contacts[lowerID]?.role = .thumb
+        // As a lift, not a cancel, when it rested longer than a tap: a cancelled touch also
+        // cancels the gesture its neighbours are starting.
+        let phase: TouchPhase = frame.timestamp - lower.startTime > settings.scrollTapMaximumDuration ? .ended : .cancelled
+        return [
+            Touch(
+                id: lowerID, phase: phase, position: lower.delivered, previousPosition: lower.delivered,
+                startPosition: lower.start, startTime: lower.startTime)
+        ]
+    }
+
+    /// libinput detects thumbs by position only on touchpads at least this high (mm).
+    private static let thumbDetectionMinimumHeight = 50.0
 
     /// Notes a frame where two or more fingers are down and one that moved
     /// ``TouchFilterSettings/scrollTapTravel`` or more from its start moves.

@@ -99,6 +99,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// lands first); a contact landing already pressing within ``reappearDistance`` of it
     /// meanwhile is a palm come back, and the lift is `cancelled` (no tap). 0 = off.
     public var palmReturnWait: Double
+    /// Touchpads (≥ 50 mm high): when a finger lands and the two lowest fingers are more than
+    /// this far apart across (mm) and ``thumbDiagonalHeight`` apart vertically, the lower one
+    /// is a thumb (libinput: 35 and 25 mm). 0 = off.
+    public var thumbDiagonalWidth: Double
+    public var thumbDiagonalHeight: Double
 
     public init(
         isEnabled: Bool = true,
@@ -129,7 +134,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
         scrollTapMaximumDuration: Double = 0.25,
         palmReversalCount: Int = 2,
         palmReversalStep: Double = 1,
-        palmReturnWait: Double = 0
+        palmReturnWait: Double = 0,
+        thumbDiagonalWidth: Double = 35,
+        thumbDiagonalHeight: Double = 25
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -160,6 +167,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmReversalCount = palmReversalCount
         self.palmReversalStep = palmReversalStep
         self.palmReturnWait = palmReturnWait
+        self.thumbDiagonalWidth = thumbDiagonalWidth
+        self.thumbDiagonalHeight = thumbDiagonalHeight
     }
 
     /// Everything off: the identity filter.
