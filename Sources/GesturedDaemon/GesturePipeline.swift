@@ -87,7 +87,7 @@ public struct GesturePipeline: Sendable {
             guard let assembled = assembler.feed(event) else { continue }
             now = assembled.timestamp
             // Lifts the filter held back and that came due before this frame go first.
-            if let lifts = filter.flush(upTo: assembled.timestamp, before: true) {
+            if let lifts = filter.flush(before: assembled) {
                 engine.process(lifts, into: &outputs)
             }
             guard let frame = filter.filter(assembled) else { continue }

@@ -57,6 +57,11 @@ enum EvaluateCommand {
             case "scrollTapWindow": settings.scrollTapWindow = value
             case "scrollTapTravel": settings.scrollTapTravel = value
             case "thumbExit": settings.thumbExitFraction = value
+            case "palmReversals": settings.palmReversalCount = Int(value)
+            case "palmReversalStep": settings.palmReversalStep = value
+            case "palmReturnWait": settings.palmReturnWait = value
+            case "thumbDiagonalWidth": settings.thumbDiagonalWidth = value
+            case "thumbDiagonalHeight": settings.thumbDiagonalHeight = value
             case "tapMinimumPressure": settings.tapMinimumPressureFraction = value > 0 ? value : nil
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }

@@ -143,7 +143,7 @@ public struct Evaluator: Sendable {
         }
         for event in events {
             guard let assembled = assembler.feed(event) else { continue }
-            if let lifts = filter.flush(upTo: assembled.timestamp, before: true) { line(lifts, "lifts") }
+            if let lifts = filter.flush(before: assembled) { line(lifts, "lifts") }
             if let frame = filter.filter(assembled) { line(frame, "frame") }
         }
     }

@@ -46,7 +46,6 @@ private struct FilterRun {
     /// One frame: `touches` lists (id, phase, x, y, pressure).
     mutating func frame(_ t: Double, _ touches: [(UInt64, TouchPhase, Double, Double, Int32?)], button: Bool = false, count: Int? = nil) {
         let time = Timestamp(seconds: t)
-        if let lifts = filter.flush(upTo: time, before: true) { delivered.append(lifts.touches) }
         var list: [Touch] = []
         for (id, phase, x, y, pressure) in touches {
             let position = PhysicalPoint(x: x, y: y)
@@ -58,7 +57,9 @@ private struct FilterRun {
                     startPosition: start.0, startTime: start.1, pressure: pressure))
             positions[id] = position
         }
-        delivered.append(filter.filter(Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button))?.touches)
+        let frame = Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button)
+        if let lifts = filter.flush(before: frame) { delivered.append(lifts.touches) }
+        delivered.append(filter.filter(frame)?.touches)
     }
 
     /// Every delivered (id, phase) in order.
@@ -306,6 +307,128 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "1 stationary", "1 cancelled", "2 began", "2 stationary", "2 ended"])
     }
 
+    @Test("a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")
+    func wobblingPalm() {
+        // A palm's centre jumping 2.5 mm back and forth: cancelled at the second turn back.
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.20, [(1, .moved, 50, 30, 40)])
+        run.frame(0.21, [(1, .moved, 50, 32.5, 40)])
+        run.frame(0.22, [(1, .moved, 50, 30, 40)])
+        run.frame(0.23, [(1, .moved, 50, 32.5, 40)])
+        run.frame(0.24, [(1, .moved, 50, 30, 40)])
+        run.frame(0.25, [(1, .ended, 50, 30, 40)])
+        run.frame(0.50, [])
+        #expect(run.phases.last == "1 cancelled")
+        #expect(!run.phases.contains("1 ended"))
+        // A finger going right and back left slows down before it turns: it stays a finger.
+        var finger = FilterRun()
+        finger.frame(0.00, [(1, .began, 40, 30, 20)])
+        for (i, x) in [40.0, 42, 44, 46, 46.5, 46.8, 46.5, 45, 43, 41, 40.5, 40.8, 41, 43, 45].enumerated() {
+            finger.frame(0.20 + Double(i) * 0.01, [(1, .moved, x, 30, 40)])
+        }
+        finger.frame(0.40, [(1, .ended, 45, 30, 40)])
+        finger.frame(0.50, [])
+        #expect(finger.phases.last == "1 ended")
+        #expect(!finger.phases.contains("1 cancelled"))
+        // Beside another finger the rule is off (two close fingers landing make the sensor
+        // jump between them), and with palmReversalCount 0 it is off everywhere.
+        var off = FilterRun(TouchFilterSettings(palmReversalCount: 0))
+        off.frame(0.00, [(1, .began, 50, 30, 20)])
+        for (i, y) in [30.0, 32.5, 30, 32.5, 30].enumerated() { off.frame(0.20 + Double(i) * 0.01, [(1, .moved, 50, y, 40)]) }
+        off.frame(0.25, [(1, .ended, 50, 30, 40)])
+        off.frame(0.50, [])
+        #expect(off.phases.last == "1 ended")
+        var pair = FilterRun()
+        pair.frame(0.00, [(1, .began, 50, 30, 20), (2, .began, 70, 30, 20)])
+        for (i, y) in [30.0, 32.5, 30, 32.5, 30].enumerated() {
+            pair.frame(0.20 + Double(i) * 0.01, [(1, .moved, 50, y, 40), (2, .stationary, 70, 30, 40)])
+        }
+        pair.frame(0.25, [(1, .ended, 50, 30, 40), (2, .ended, 70, 30, 40)])
+        pair.frame(0.50, [])
+        #expect(!pair.phases.contains("1 cancelled"))
+    }
+
+    @Test("a short pressing touch waits for a palm's return: a palm back makes it no tap, a light second tap ends it first")
+    func palmReturn() {
+        let settings = TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0, palmReturnWait: 0.15)
+        func touchThen(_ second: Int32, settings: TouchFilterSettings) -> FilterRun {
+            var run = FilterRun(settings)
+            run.frame(0.00, [(1, .began, 50, 30, 20)])
+            run.frame(0.03, [(1, .moved, 50, 30, 63)])
+            run.frame(0.08, [(1, .ended, 50, 30, 63)])
+            run.frame(0.15, [(2, .began, 52, 31, second)])
+            run.frame(0.20, [(2, .ended, 52, 31, second)])
+            run.frame(1.00, [])
+            return run
+        }
+        // The palm lands at 63 again 70 ms after lifting, 2 mm away: the first touch is no tap.
+        #expect(touchThen(63, settings: settings).phases == ["1 began", "1 stationary", "1 cancelled"])
+        // A finger's second tap lands light: the first tap ends before it begins.
+        #expect(touchThen(30, settings: settings).phases == ["1 began", "1 stationary", "1 ended", "2 began", "2 ended"])
+        // Without the wait the first lift is out after the 40 ms lift delay, a tap.
+        var off = settings
+        off.palmReturnWait = 0
+        #expect(touchThen(63, settings: off).phases == ["1 began", "1 stationary", "1 ended"])
+        // The wait never pushes a tap past the touchpad tap limit (0.25 s − 20 ms).
+        var long = FilterRun(settings)
+        long.frame(0.00, [(1, .began, 50, 30, 20)])
+        long.frame(0.10, [(1, .moved, 50, 30, 63)])
+        long.frame(0.15, [(1, .ended, 50, 30, 63)])
+        #expect(long.filter.nextDeadline == Timestamp(seconds: 0.23))
+    }
+
+    @Test("a contact lost and found again during its palm confirmation moves nothing either")
+    func confirmationSurvivesReturn() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.03, [(1, .ended, 50, 30, 40)])
+        run.frame(0.06, [(2, .began, 50.5, 35, 40)])
+        run.frame(0.09, [(2, .moved, 50.5, 35.2, 40)])
+        let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position)
+        #expect(run.phases == ["1 began", "1 stationary", "1 stationary"])
+        #expect(positions.allSatisfy { $0 == PhysicalPoint(x: 50, y: 30) })
+    }
+
+    @Test("a contact held in the edge band past the release time is remembered as a palm when it lifts")
+    func edgePalmMemory() {
+        func restThenTouch(restFor rest: Double) -> [String] {
+            var run = FilterRun()
+            run.frame(0.00, [(1, .began, 3, 30, 40)])
+            run.frame(rest, [(1, .ended, 3, 30, 40)])
+            run.frame(rest + 0.06, [(2, .began, 4, 31, 40)])
+            run.frame(rest + 0.09, [(2, .ended, 4, 31, 40)])
+            run.frame(rest + 1, [])
+            return run.phases
+        }
+        // A palm resting 0.5 s at the edge, re-reported as a 30 ms contact as it lifts: no tap.
+        #expect(restThenTouch(restFor: 0.5) == [])
+        // A quick tap in the band is no palm: a second tap beside it still counts.
+        #expect(restThenTouch(restFor: 0.08) == ["1 began", "1 ended", "2 began", "2 ended"])
+    }
+
+    @Test("a thumb resting low, far to the side of two fingers landing, lifts before the third finger begins")
+    func diagonalThumb() {
+        func run(_ settings: TouchFilterSettings, thirdAt third: (Double, Double)) -> [String] {
+            var run = FilterRun(settings)
+            run.frame(0.00, [(1, .began, 15, 48, 30)])
+            run.frame(0.40, [(1, .stationary, 15, 48, 30), (2, .began, 80, 5, 30)])
+            run.frame(0.50, [(1, .stationary, 15, 48, 30), (2, .stationary, 80, 5, 30), (3, .began, third.0, third.1, 30)])
+            run.frame(0.60, [(1, .stationary, 15, 48, 30), (2, .moved, 80, 15, 30), (3, .moved, third.0, third.1 + 10, 30)])
+            return run.phases
+        }
+        // The two lowest, the thumb and the third finger, are 40 mm apart across and 36 mm
+        // vertically: the thumb ends (it rested 0.5 s) in a frame before the third begins.
+        let thumb = run(TouchFilterSettings(), thirdAt: (55, 12))
+        #expect(thumb == ["1 began", "1 stationary", "2 began", "1 ended", "2 stationary", "3 began", "2 moved", "3 moved"])
+        // Three fingers side by side: nobody is a thumb.
+        let row = run(TouchFilterSettings(), thirdAt: (30, 45))
+        #expect(!row.contains("1 ended") && row.contains("1 stationary") && row.last == "3 moved")
+        // Off: the thumb stays.
+        let off = run(TouchFilterSettings(thumbDiagonalWidth: 0), thirdAt: (55, 12))
+        #expect(!off.contains("1 ended"))
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)
@@ -342,6 +465,7 @@ struct FilterTests {
                 EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
             ])
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
         var run = FilterRun(device: cypress)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])

@@ -34,6 +34,47 @@ struct FrameAssemblerProtocolBTests {
         #expect(frames.allSatisfy { !$0.isSynthetic })
     }
 
+    @Test("a contact whose slot never reported a coordinate waits for it, or 50 ms, instead of appearing at 0")
+    func unplacedContact() throws {
+        // A recording that starts with a finger down: Y was sent before it began.
+        var script = EventScript()
+        script.abs(.absMTSlot, 0)
+        script.abs(.absMTTrackingID, 7)
+        script.abs(.absMTPositionX, 100)
+        script.syn()
+        script.move(slot: 0, y: 200)
+        script.syn()
+        var assembler = FrameAssembler(device: TestDevices.touchscreen)
+        let touches = assembler.frames(script.events).flatMap(\.touches)
+        let began = try #require(touches.first)
+        #expect(began.phase == .began)
+        #expect(began.position == PhysicalPoint(x: 10, y: 20))
+        #expect(began.startTime == Timestamp(microseconds: 1_010_000))
+        // Never sent (its value is the kernel's initial 0): placed at 0 after 50 ms.
+        var still = EventScript()
+        still.abs(.absMTSlot, 0)
+        still.abs(.absMTTrackingID, 8)
+        still.abs(.absMTPositionX, 100)
+        still.syn()
+        for x: Int32 in [101, 102, 103, 104, 105, 106] {
+            still.move(slot: 0, x: x)
+            still.syn()
+        }
+        var second = FrameAssembler(device: TestDevices.touchscreen)
+        let late = try #require(second.frames(still.events).flatMap(\.touches).first)
+        #expect(late.phase == .began)
+        #expect(late.position.y == 0)
+        #expect(late.startTime == Timestamp(microseconds: 1_050_000))
+        // Once placed, a slot's coordinates are known: a later contact in it begins at once.
+        still.up(slot: 0)
+        still.syn()
+        still.abs(.absMTTrackingID, 9)
+        still.syn()
+        var third = FrameAssembler(device: TestDevices.touchscreen)
+        let all = third.frames(still.events).flatMap(\.touches).filter { $0.phase == .began }
+        #expect(all.map(\.startTime.microseconds) == [1_050_000, 1_080_000])
+    }
+
     @Test("events go to the slot last selected, and untouched contacts are stationary")
     func slotSwitching() throws {
         var script = EventScript()

@@ -111,6 +111,8 @@ struct EvdevReadLoopTests {
         let first = ScriptedLibevdev([
             (false, EvdevReadLoop.success, Self.event(1, .absMTTrackingID, 1)),
             (false, EvdevReadLoop.success, Self.event(1, .absMTPositionX, 100)),
+            // Both coordinates: the assembler places a new contact only once it has both
+            (false, EvdevReadLoop.success, Self.event(1, .absMTPositionY, 200)),
             (false, EvdevReadLoop.success, Self.event(1, .synReport)),
             (false, EvdevReadLoop.sync, Self.event(5, .synDropped)),
             (true, EvdevReadLoop.sync, Self.event(6, .absMTPositionX, 300)),

@@ -21,6 +21,9 @@ public struct DeviceQuirk: Sendable {
                 // sensor loses and finds again comes back at 63 (the pad's saturation value,
                 // although the axis claims 255), flickering at one spot.
                 settings.palmPressureAtBegin = 63.0 / 255.0
+                // A palm landing touches briefly, saturated, lifts, and comes back already
+                // at 63 a little later: wait for that return before a saturated touch taps.
+                if settings.palmReturnWait == 0 { settings.palmReturnWait = 0.15 }
             }
         )
     ]

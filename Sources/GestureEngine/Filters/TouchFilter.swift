@@ -45,6 +45,9 @@ public struct TouchFilter: Sendable {
         /// Held the physical button down, still, while another finger dragged: not delivered
         /// any more (libinput excludes the clicking finger from motion alike).
         case clicking
+        /// The lower of two fingers far apart diagonally when a finger landed: a thumb, not
+        /// delivered any more (libinput's position-based thumb detection).
+        case thumb
     }
 
     private struct Contact: Sendable {
@@ -69,6 +72,10 @@ public struct TouchFilter: Sendable {
         /// The highest pressure it reported (device units); nil when it reported none (a
         /// device with `ABS_PRESSURE` only).
         var maximumPressure: Int32?
+        /// The sensor step of the last frame when it was at least
+        /// ``TouchFilterSettings/palmReversalStep`` (mm); how often the contact jumped back.
+        var lastStep: PhysicalPoint?
+        var reversals = 0
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -86,6 +93,9 @@ public struct TouchFilter: Sendable {
         var startTime: Timestamp
         var time: Timestamp
         var contact: Contact
+        /// When it is delivered at the latest: `time` + the lift delay, or later for a short
+        /// pressing touch waiting for a palm's return (``TouchFilterSettings/palmReturnWait``).
+        var deadline: Timestamp
     }
     private var pendingLifts: [TouchID: PendingLift] = [:]
     /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
@@ -94,6 +104,7 @@ public struct TouchFilter: Sendable {
     private let width: Double
     private let height: Double
     private let isTouchpad: Bool
+    private let reportsContacts: Bool
 
     public init(device: DeviceDescription, settings: TouchFilterSettings = TouchFilterSettings()) {
         self.device = device
@@ -109,6 +120,9 @@ public struct TouchFilter: Sendable {
         width = trusted ? device.widthMillimeters : 0
         height = trusted ? device.heightMillimeters : 0
         isTouchpad = device.kind == .touchpad
+        // Positions in mm per contact: a resolution, and a position per contact (a
+        // single-touch pad's one position jumps between fingers).
+        reportsContacts = trusted && device.axis(.absMTPositionX) != nil
         sizesTrusted = trusted
     }
 
@@ -172,28 +186,77 @@ public struct TouchFilter: Sendable {
 
     /// When the earliest held-back lift is due.
     public var nextDeadline: Timestamp? {
-        pendingLifts.values.map { $0.time.adding(seconds: settings.liftDelay) }.min()
+        pendingLifts.values.map(\.deadline).min()
     }
 
     /// The held-back lifts due at or before `time` (strictly before, with `before`), as one
     /// frame at the latest of their deadlines; nil when none is due.
     public mutating func flush(upTo time: Timestamp, before: Bool = false) -> Frame? {
-        let due = pendingLifts.filter { entry in
-            let deadline = entry.value.time.adding(seconds: settings.liftDelay)
-            return before ? deadline < time : deadline <= time
+        let due = pendingLifts.filter { before ? $0.value.deadline < time : $0.value.deadline <= time }
+        return deliver(Array(due.keys), upTo: time)
+    }
+
+    /// The held-back lifts to deliver before `frame`: those due before its timestamp, and
+    /// those waiting for a palm's return (``TouchFilterSettings/palmReturnWait``) when the
+    /// frame brings a new contact — a finger's second tap must find the first one ended. A
+    /// contact landing already pressing near such a lift is the palm back: the lift is
+    /// delivered `cancelled`, no tap. Call it before ``filter(_:)`` with the same frame.
+    public mutating func flush(before frame: Frame) -> Frame? {
+        let now = frame.timestamp
+        var ids = pendingLifts.filter { $0.value.deadline < now }.map(\.key)
+        for touch in frame.touches where touch.phase == .began {
+            for (id, pending) in pendingLifts where now - pending.time > settings.liftDelay && !ids.contains(id) {
+                if beginsPressing(touch) && distance(pending.position, touch.position) <= settings.reappearDistance {
+                    pendingLifts[id]?.touches = pending.touches.map { lift in
+                        var cancelled = lift
+                        if cancelled.phase == .ended { cancelled.phase = .cancelled }
+                        return cancelled
+                    }
+                    lastPalms.append((pending.position, pending.time))
+                } else if pending.deadline > pending.time.adding(seconds: settings.liftDelay) {
+                    ids.append(id)
+                }
+            }
         }
-        guard !due.isEmpty else { return nil }
+        let thumb = suppressDiagonalThumb(before: frame)
+        guard !thumb.isEmpty else { return deliver(ids, upTo: now) }
+        var lifts = deliver(ids, upTo: now) ?? Frame(timestamp: now, touches: [], isButtonPressed: lastButton)
+        lifts.timestamp = now
+        lifts.touches = (lifts.touches + thumb).sorted { $0.id < $1.id }
+        return lifts
+    }
+
+    /// Removes the given pending lifts and delivers their touches as one frame at the latest
+    /// of their deadlines (at most `time`).
+    private mutating func deliver(_ ids: [TouchID], upTo time: Timestamp) -> Frame? {
+        guard !ids.isEmpty else { return nil }
         var latest = Timestamp.zero
         var touches: [Touch] = []
-        for (id, pending) in due {
-            pendingLifts[id] = nil
-            guard !pending.touches.isEmpty else { continue }
-            latest = max(latest, min(time, pending.time.adding(seconds: settings.liftDelay)))
+        for id in ids {
+            guard let pending = pendingLifts.removeValue(forKey: id), !pending.touches.isEmpty else { continue }
+            latest = max(latest, min(time, pending.deadline))
             touches += pending.touches
         }
         guard !touches.isEmpty else { return nil }
         return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: lastButton)
     }
+
+    /// How long a lifted finger's end is held back: the lift delay, or
+    /// ``TouchFilterSettings/palmReturnWait`` for a short touch that pressed as hard as a
+    /// palm landing (``TouchFilterSettings/palmPressureAtBegin``): on the 2012 Cypress pads a
+    /// palm touches briefly, saturated, lifts and comes back already pressing.
+    private func liftWait(_ contact: Contact, at now: Timestamp) -> Double {
+        guard settings.palmReturnWait > settings.liftDelay, let fraction = settings.palmPressureAtBegin,
+            let maximum = pressureMaximum, let pressure = contact.maximumPressure,
+            Double(pressure) >= fraction * Double(maximum), now - contact.startTime <= settings.scrollTapMaximumDuration
+        else { return settings.liftDelay }
+        // The tap must still fit the touchpad's tap duration when its lift comes out late.
+        let room = settings.scrollTapMaximumDuration - (now - contact.startTime) - Self.tapDurationMargin
+        return max(settings.liftDelay, min(settings.palmReturnWait, room))
+    }
+
+    /// Seconds a held tap's lift stays inside the tap duration limit (a frame or two).
+    private static let tapDurationMargin = 0.02
 
     private func isPalm(_ touch: Touch) -> Bool {
         if touch.toolType == .palm { return true }
@@ -215,6 +278,26 @@ public struct TouchFilter: Sendable {
             let pressure = contact.maximumPressure
         else { return false }
         return Double(pressure) < fraction * Double(maximum)
+    }
+
+    /// Notes a sensor step of a contact; true when it has now jumped back and forth
+    /// ``TouchFilterSettings/palmReversalCount`` times (touchpads reporting a position per
+    /// contact): a palm's wobbling centre. A short step breaks the chain: a finger turning
+    /// slows down first.
+    private func jumpsBack(_ step: PhysicalPoint, _ contact: inout Contact) -> Bool {
+        guard isTouchpad, reportsContacts, settings.palmReversalCount > 0 else { return false }
+        let length = (step.x * step.x + step.y * step.y).squareRoot()
+        guard length >= settings.palmReversalStep else {
+            contact.lastStep = nil
+            return false
+        }
+        if let last = contact.lastStep {
+            let lastLength = (last.x * last.x + last.y * last.y).squareRoot()
+            // Turning back by more than 120°: cos < −0.5.
+            if step.x * last.x + step.y * last.y < -0.5 * length * lastLength { contact.reversals += 1 }
+        }
+        contact.lastStep = step
+        return contact.reversals >= settings.palmReversalCount
     }
 
     private func beginsPressing(_ touch: Touch) -> Bool {
@@ -273,8 +356,19 @@ public struct TouchFilter: Sendable {
             let dy = touch.position.y - touch.previousPosition.y
             contact.travel += (dx * dx + dy * dy).squareRoot()
             defer { contacts[touch.id] = contact }
+            let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
+            if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
+                let wasDelivered = contact.role == .finger
+                contact.role = .palm
+                guard wasDelivered else { return [] }
+                var cancelled = touch
+                cancelled.phase = .cancelled
+                cancelled.position = contact.delivered
+                cancelled.previousPosition = contact.delivered
+                return [cancelled]
+            }
             switch contact.role {
-            case .palm, .clicking:
+            case .palm, .clicking, .thumb:
                 return []
             case .finger:
                 if isPalm(touch) {
@@ -332,7 +426,7 @@ public struct TouchFilter: Sendable {
             case .palm:
                 lastPalms.append((touch.position, now))
                 return []
-            case .clicking:
+            case .clicking, .thumb:
                 return []
             case .finger:
                 var last = touch
@@ -347,7 +441,8 @@ public struct TouchFilter: Sendable {
                     if isTouchpad && settings.liftDelay > 0 {
                         pendingLifts[touch.id] = PendingLift(
                             touches: [last], position: last.position, startPosition: last.startPosition,
-                            startTime: last.startTime, time: now, contact: contact)
+                            startTime: last.startTime, time: now, contact: contact,
+                            deadline: now.adding(seconds: liftWait(contact, at: now)))
                         return []
                     }
                 } else {
@@ -356,6 +451,12 @@ public struct TouchFilter: Sendable {
                 }
                 return [last]
             case .edgeCandidate, .thumbCandidate:
+                // Held in the edge band past the release time: a palm by the edge rule, and
+                // remembered as one (a palm resting at the edge is re-reported as short
+                // contacts when it lifts).
+                if contact.role == .edgeCandidate && now - contact.startTime > settings.edgeReleaseTime {
+                    lastPalms.append((touch.position, now))
+                }
                 // A quick, still touch in a band is a tap there, not a palm or a thumb.
                 var tap: [Touch] = []
                 // (A contact that was down while the button was pressed clicked: no tap.)
@@ -378,7 +479,8 @@ public struct TouchFilter: Sendable {
                 if isTouchpad && settings.liftDelay > 0 && touch.phase == .ended {
                     pendingLifts[touch.id] = PendingLift(
                         touches: tap, position: touch.position, startPosition: contact.start,
-                        startTime: contact.startTime, time: now, contact: contact)
+                        startTime: contact.startTime, time: now, contact: contact,
+                        deadline: now.adding(seconds: settings.liftDelay))
                     return []
                 }
                 return tap
@@ -420,6 +522,15 @@ public struct TouchFilter: Sendable {
         }
         continued.phase = .moved
         var contact = pending.contact
+        // Still within its palm confirmation and alone: the jump back counts no more than
+        // a move would (a palm the sensor loses comes back a few millimetres away).
+        if let until = contact.confirmUntil, now < until, !contacts.values.contains(where: { $0.role == .finger }), fakes.isEmpty {
+            continued.position = contact.delivered
+            continued.previousPosition = contact.delivered
+            continued.phase = .stationary
+            contacts[best.id] = contact
+            return [continued]
+        }
         let out = deliver(continued, &contact)
         contacts[best.id] = contact
         return [out]
@@ -454,6 +565,43 @@ public struct TouchFilter: Sendable {
         }
         return cancelled
     }
+
+    /// When a finger lands beside two others (touchpads at least 50 mm high): if the two
+    /// lowest of them are more than ``TouchFilterSettings/thumbDiagonalWidth`` apart across
+    /// and ``TouchFilterSettings/thumbDiagonalHeight`` apart vertically and the lower is a
+    /// finger already down, that one is a thumb resting while the fingers work: it is taken
+    /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame —
+    /// libinput's position-based thumb detection (`tp_thumb_update_multifinger`). Before the
+    /// frame, because a recognizer holding two touches fails when a third begins.
+    private mutating func suppressDiagonalThumb(before frame: Frame) -> [Touch] {
+        guard isTouchpad, settings.thumbDiagonalWidth > 0, height >= Self.thumbDetectionMinimumHeight else { return [] }
+        let landing = frame.touches.filter { touch in
+            touch.phase == .began && !isPalm(touch) && !beginsPressing(touch) && !inEdgeBand(touch.position)
+                && !inThumbBand(touch.position)
+        }
+        guard !landing.isEmpty else { return [] }
+        let fingers = contacts.filter { $0.value.role == .finger }
+        guard fingers.count + landing.count >= 3 else { return [] }
+        var points: [(id: TouchID?, position: PhysicalPoint)] = fingers.map { ($0.key, $0.value.delivered) }
+        points += landing.map { (nil, $0.position) }
+        points.sort { $0.position.y > $1.position.y }
+        guard let lowerID = points[0].id, let lower = contacts[lowerID],
+            abs(points[0].position.x - points[1].position.x) > settings.thumbDiagonalWidth,
+            abs(points[0].position.y - points[1].position.y) > settings.thumbDiagonalHeight
+        else { return [] }
+        contacts[lowerID]?.role = .thumb
+        // As a lift, not a cancel, when it rested longer than a tap: a cancelled touch also
+        // cancels the gesture its neighbours are starting.
+        let phase: TouchPhase = frame.timestamp - lower.startTime > settings.scrollTapMaximumDuration ? .ended : .cancelled
+        return [
+            Touch(
+                id: lowerID, phase: phase, position: lower.delivered, previousPosition: lower.delivered,
+                startPosition: lower.start, startTime: lower.startTime)
+        ]
+    }
+
+    /// libinput detects thumbs by position only on touchpads at least this high (mm).
+    private static let thumbDetectionMinimumHeight = 50.0
 
     /// Notes a frame where two or more fingers are down and one that moved
     /// ``TouchFilterSettings/scrollTapTravel`` or more from its start moves.
@@ -502,7 +650,8 @@ public struct TouchFilter: Sendable {
                     delivered: fake.position)
                 pendingLifts[fake.id] = PendingLift(
                     touches: [ended], position: fake.position, startPosition: fake.startPosition,
-                    startTime: fake.startTime, time: frame.timestamp, contact: contact)
+                    startTime: fake.startTime, time: frame.timestamp, contact: contact,
+                    deadline: frame.timestamp.adding(seconds: settings.liftDelay))
             } else {
                 out.append(ended)
             }

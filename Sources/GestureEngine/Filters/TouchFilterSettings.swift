@@ -86,6 +86,24 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// The longest contact (s) ``scrollTapWindow`` takes as a tap to suppress; longer ones end
     /// normally (the touchpad tap limit, 250 ms).
     public var scrollTapMaximumDuration: Double
+    /// Touchpads: a contact alone on the pad whose sensor position jumps back and forth this
+    /// many times (steps of at least ``palmReversalStep`` mm in two successive frames, the
+    /// second turning back by more than 120°) is a palm (0 = off). A palm's centre wobbles by
+    /// 2–3 mm from frame to frame on pads that report no contact size; a finger slows down
+    /// before it turns (0 of 495 labelled finger contacts of lumpy and link do this once).
+    public var palmReversalCount: Int
+    /// The smallest step (mm between two frames) that counts toward ``palmReversalCount``.
+    public var palmReversalStep: Double
+    /// Where ``palmPressureAtBegin`` is set: a short touch (≤ ``scrollTapMaximumDuration``)
+    /// that pressed that hard has its lift held back this long (s, unless a new contact
+    /// lands first); a contact landing already pressing within ``reappearDistance`` of it
+    /// meanwhile is a palm come back, and the lift is `cancelled` (no tap). 0 = off.
+    public var palmReturnWait: Double
+    /// Touchpads (≥ 50 mm high): when a finger lands and the two lowest fingers are more than
+    /// this far apart across (mm) and ``thumbDiagonalHeight`` apart vertically, the lower one
+    /// is a thumb (libinput: 35 and 25 mm). 0 = off.
+    public var thumbDiagonalWidth: Double
+    public var thumbDiagonalHeight: Double
 
     public init(
         isEnabled: Bool = true,
@@ -113,7 +131,12 @@ public struct TouchFilterSettings: Hashable, Sendable {
         tapMinimumPressureFraction: Double? = 16.0 / 255.0,
         scrollTapWindow: Double = 0.3,
         scrollTapTravel: Double = 3,
-        scrollTapMaximumDuration: Double = 0.25
+        scrollTapMaximumDuration: Double = 0.25,
+        palmReversalCount: Int = 2,
+        palmReversalStep: Double = 1,
+        palmReturnWait: Double = 0,
+        thumbDiagonalWidth: Double = 35,
+        thumbDiagonalHeight: Double = 25
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -141,6 +164,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.scrollTapWindow = scrollTapWindow
         self.scrollTapTravel = scrollTapTravel
         self.scrollTapMaximumDuration = scrollTapMaximumDuration
+        self.palmReversalCount = palmReversalCount
+        self.palmReversalStep = palmReversalStep
+        self.palmReturnWait = palmReturnWait
+        self.thumbDiagonalWidth = thumbDiagonalWidth
+        self.thumbDiagonalHeight = thumbDiagonalHeight
     }
 
     /// Everything off: the identity filter.

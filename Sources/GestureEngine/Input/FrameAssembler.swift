@@ -60,6 +60,12 @@ public struct FrameAssembler: Sendable {
         var trackingID: Int32 = -1
         var x: Int32 = 0
         var y: Int32 = 0
+        /// Whether X and Y were ever reported for this slot. A recording that starts while a
+        /// finger is down may omit a coordinate the kernel had already sent (it sends only
+        /// changes): the contact waits until both are known rather than appearing at 0.
+        var xKnown = true
+        var yKnown = true
+        var positionKnown: Bool { xKnown && yKnown }
         var pressure: Int32?
         var touchMajor: Int32?
         var touchMinor: Int32?
@@ -178,6 +184,12 @@ public struct FrameAssembler: Sendable {
             mode = .singleTouch
         }
         slots = Array(repeating: Slot(), count: mode == .protocolB ? max(1, device.slotCount) : 1)
+        if mode == .protocolB {
+            for index in slots.indices {
+                slots[index].xKnown = false
+                slots[index].yKnown = false
+            }
+        }
         let fingerCodes: [EventUsage] = [
             .btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap, .btnToolQuintTap, .btnTouch,
         ]
@@ -324,8 +336,10 @@ public struct FrameAssembler: Sendable {
             break  // Values for a slot whose contact ended are ignored until a new id (spec §2.2).
         case .absMTPositionX:
             slots[currentSlot].x = value
+            slots[currentSlot].xKnown = true
         case .absMTPositionY:
             slots[currentSlot].y = value
+            slots[currentSlot].yKnown = true
         case .absMTPressure:
             slots[currentSlot].pressure = value
         case .absMTTouchMajor:
@@ -612,6 +626,9 @@ public struct FrameAssembler: Sendable {
         return time
     }
 
+    /// Seconds a new contact whose slot never reported a coordinate waits for it.
+    private static let unplacedContactWait = 0.05
+
     private mutating func commit(at time: Timestamp) -> Frame {
         let timestamp = monotonic(time)
         switch mode {
@@ -629,6 +646,14 @@ public struct FrameAssembler: Sendable {
         closedThisFrame.removeAll(keepingCapacity: true)
         for index in slots.indices {
             guard var contact = slots[index].contact else { continue }
+            // Not placed yet: it begins in the frame that brings its missing coordinate, or
+            // after a few frames at the value the slot has (the kernel's state starts at 0,
+            // and a coordinate equal to it is never sent either).
+            if contact.isNew && !slots[index].positionKnown {
+                if timestamp - contact.startTime < Self.unplacedContactWait { continue }
+                slots[index].xKnown = true
+                slots[index].yKnown = true
+            }
             if contact.isNew {
                 contact.isNew = false
                 contact.startTime = timestamp
