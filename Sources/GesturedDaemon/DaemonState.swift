@@ -45,7 +45,12 @@ public enum PublishedEvent: Sendable, Equatable {
     case deviceRemoved(DeviceRemovedEvent)
 }
 
-/// Receives published events. `publish` must not block the caller (the input queue).
+/// Receives published events. `publish` must not block the caller (the input loop).
 public protocol EventPublisher: Sendable {
     func publish(_ events: [PublishedEvent])
+    /// Whether anyone takes raw `touch` events now; when not, the input side does not map
+    /// them (a touchpad's sink passes every touch of every frame). May be called from any
+    /// thread; a stale answer only delays the first touches of a new raw subscriber by a
+    /// frame.
+    var wantsTouches: Bool { get }
 }

@@ -156,6 +156,8 @@ final class PrintingPublisher: EventPublisher {
         self.onDeviceRemoved = onDeviceRemoved
     }
 
+    var wantsTouches: Bool { includeTouches }
+
     func publish(_ events: [PublishedEvent]) {
         queue.async { [self] in
             var text = ""

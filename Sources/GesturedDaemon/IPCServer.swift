@@ -1,6 +1,7 @@
 public import GesturedLogging
 import GesturedProtocol
 public import GesturedSystem
+import Synchronization
 
 /// Limits and permissions of the client side (from `[Daemon]` in gestured.conf).
 public struct IPCSettings: Sendable {
@@ -35,6 +36,8 @@ public actor IPCServer: EventPublisher {
     private let reloadHandler: @Sendable () async -> String?
     private var isShuttingDown = false
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Clients subscribed to raw touches, readable from the input side (``wantsTouches``).
+    private let touchSubscribers = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - loop: the event loop the server runs on (the daemon shares one with the input hub).
@@ -66,6 +69,12 @@ public actor IPCServer: EventPublisher {
 
     // MARK: Publishing (called from the input hub)
 
+    public nonisolated var wantsTouches: Bool { touchSubscribers.load(ordering: .relaxed) > 0 }
+
+    private func countTouchSubscribers() {
+        touchSubscribers.store(clients.values.count { !$0.isClosing && $0.subscription?.wantsRawTouches == true }, ordering: .relaxed)
+    }
+
     /// Fans `events` out to the subscribers: at once when called on the server's loop thread
     /// (the daemon's input hub shares it), else after the work already queued on the loop.
     public nonisolated func publish(_ events: [PublishedEvent]) {
@@ -95,6 +104,9 @@ public actor IPCServer: EventPublisher {
             case .deviceAdded(let d): message = .deviceAdded(d)
             case .deviceRemoved(let d): message = .deviceRemoved(d)
             }
+            // Encoded only for an audience (raw touches of a frame nobody asked for cost
+            // most of a frame's encoding).
+            guard clients.values.contains(where: { $0.subscription != nil && $0.wants(event) }) else { continue }
             guard let bytes = try? encoder.encode(message) else {
                 logger.error("Failed to encode an event, dropping it", [("event.type", message.type)])
                 continue
@@ -266,10 +278,12 @@ public actor IPCServer: EventPublisher {
                 return
             }
             client.subscription = subscription
+            countTouchSubscribers()
             send(.ok(OkReply(id: requestID, request: "subscribe")), to: id)
             resumeSubscriberWaiters()
         case .unsubscribe:
             client.subscription = nil
+            countTouchSubscribers()
             send(.ok(OkReply(id: requestID, request: "unsubscribe")), to: id)
         case .listDevices:
             send(.devices(DevicesReply(id: requestID, devices: state.devices)), to: id)
@@ -374,6 +388,7 @@ public actor IPCServer: EventPublisher {
         guard let client = clients[id] else { return }
         client.isClosing = true
         client.closeReason = reason
+        countTouchSubscribers()
         client.watch?.setReadableHandler(nil)
         flush(id)
     }
@@ -383,6 +398,7 @@ public actor IPCServer: EventPublisher {
         client.watch?.cancel()
         client.watch = nil
         client.connection.close()
+        countTouchSubscribers()
         if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }

@@ -77,7 +77,7 @@ extension InputHub {
     private func publishReplay(_ outputs: [EngineOutput], _ session: ReplaySession) {
         guard !outputs.isEmpty else { return }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device))
+        publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches))
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the

@@ -242,9 +242,9 @@ public actor InputHub {
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard !outputs.isEmpty else { return }
-        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device)
+        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        publisher.publish(events)
+        if !events.isEmpty { publisher.publish(events) }
     }
 
     func logDiagnostics(_ session: DeviceSession) {

@@ -5,17 +5,21 @@ public import GesturedProtocol
 /// B3), so this is the one place where the two vocabularies meet.
 public enum WireMapping {
     /// The `gesture`/`touch` messages for one batch of engine outputs of a device.
+    /// - Parameter touches: map the raw touches too (only when someone subscribed to them).
     public static func messages(
         for outputs: [EngineOutput],
         node: String,
-        device: DeviceDescription
+        device: DeviceDescription,
+        touches: Bool = true
     ) -> [PublishedEvent] {
-        outputs.map { output in
+        var messages: [PublishedEvent] = []
+        for output in outputs {
             switch output {
-            case .gesture(let event): .gesture(gestureMessage(event, node: node, device: device))
-            case .touch(let touch): .touch(touchMessage(touch, node: node))
+            case .gesture(let event): messages.append(.gesture(gestureMessage(event, node: node, device: device)))
+            case .touch(let touch): if touches { messages.append(.touch(touchMessage(touch, node: node))) }
             }
         }
+        return messages
     }
 
     public static func gestureMessage(_ e: GestureEvent, node: String, device: DeviceDescription) -> GestureEventMessage {

@@ -54,4 +54,38 @@ struct IPCServerTests {
         #expect(times == (0..<Int64(frames)).map { $0 })
         await server.shutdown(reason: "test over", deadlineSeconds: 0)
     }
+
+    @Test("the input side maps raw touches only while a client subscribed to them")
+    func wantsTouchesFollowsSubscriptions() async throws {
+        let dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gipc-"))
+        defer { Files.removeDirectory(dir) }
+        let loop = EventLoop(name: "test-ipc")
+        defer { loop.stop() }
+        let server = IPCServer(
+            loop: loop,
+            listener: try UnixListener.bind(path: dir + "/s.sock"),
+            settings: IPCSettings(),
+            state: DaemonState(startedAtMicroseconds: 0),
+            logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
+            reloadHandler: { nil }
+        )
+        await server.start()
+        #expect(!server.wantsTouches, "no client")
+        let gestures = try IPCClient(path: dir + "/s.sock", clientName: "gestures only")
+        _ = try gestures.request(.subscribe(SubscribeRequest()))
+        #expect(!server.wantsTouches, "a subscriber without raw touches")
+        let raw = try IPCClient(path: dir + "/s.sock", clientName: "raw")
+        _ = try raw.request(.subscribe(SubscribeRequest(rawTouches: true)))
+        #expect(server.wantsTouches)
+        _ = try raw.request(.unsubscribe)
+        #expect(!server.wantsTouches, "unsubscribed")
+        _ = try raw.request(.subscribe(SubscribeRequest(rawTouches: true)))
+        #expect(server.wantsTouches)
+        raw.close()
+        _ = try gestures.request(.ping)  // a request after the close: the server has seen it
+        await server.flushPublished()
+        #expect(!server.wantsTouches, "the raw subscriber disconnected")
+        gestures.close()
+        await server.shutdown(reason: "test over", deadlineSeconds: 0)
+    }
 }

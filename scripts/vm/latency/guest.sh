@@ -38,8 +38,9 @@ raw=$VM_SCRATCH/raw
 mkdir -p "$raw"
 frames=$(grep -c '^E: [0-9.]* 0000 0000 0000' "$cycle")
 
-# cpu_ns PID: the CPU time all threads of PID have used (ns, schedstat).
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { print t + 0 }'; }
+# cpu_ns PID: the CPU time all threads of PID have used (ns, schedstat;
+# printf: mawk prints numbers over 2^31 in exponent form).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { printf "%d\n", t }'; }
 
 # play_measured LABEL PID...: plays the cycle and notes the CPU time the
 # processes used for it, per frame.
