@@ -60,7 +60,11 @@ public actor IPCServer: EventPublisher {
 
     /// Starts accepting clients.
     public func start() {
-        acceptWatch = loop.watch(listener.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
+        do {
+            acceptWatch = try loop.watch(listener.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
+        } catch {
+            logger.critical("Failed to watch the listening socket, no client can connect", [("error", error.description)])
+        }
     }
 
     public func update(settings: IPCSettings) { self.settings = settings }
@@ -206,8 +210,14 @@ public actor IPCServer: EventPublisher {
             let id = nextClientID
             nextClientID += 1
             let session = ClientSession(id: id, connection: connection, outboxSoft: settings.outboxSoftLimit, outboxHard: settings.outboxHardLimit)
+            do {
+                session.watch = try loop.watch(connection.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(id) } }
+            } catch {
+                connection.close()
+                logger.warning("Failed to watch a client's socket, closing it", [("client.id", "\(id)"), ("error", error.description)])
+                continue
+            }
             clients[id] = session
-            session.watch = loop.watch(connection.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(id) } }
             let cred = connection.credentials
             logger.notice(
                 "Client connected",

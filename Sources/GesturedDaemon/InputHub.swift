@@ -47,8 +47,8 @@ public actor InputHub {
     public func startHotplug() {
         do {
             let monitor = try UdevMonitor()
+            self.monitorWatch = try loop.watch(monitor.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
             self.monitor = monitor
-            self.monitorWatch = loop.watch(monitor.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
         } catch {
             logger.error("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
         }
@@ -113,9 +113,16 @@ public actor InputHub {
             pipeline: GesturePipeline(node: node, device: setup.device, configuration: setup.configuration)
         )
         let configuration = setup.configuration
+        do {
+            session.watch = try loop.watch(device.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(node) } }
+        } catch {
+            device.close()
+            ignored[node] = "cannot watch it: \(error)"
+            logger.error("Failed to watch input device, ignoring it", [("device.node", node), ("error", error.description)])
+            return
+        }
         sessions[node] = session
         ignored[node] = nil
-        session.watch = loop.watch(device.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(node) } }
         let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])

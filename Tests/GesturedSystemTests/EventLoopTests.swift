@@ -52,7 +52,8 @@ struct EventLoopTests {
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
         let box = Mutex<FileWatchBox?>(nil)
         _ = await Self.onLoop(loop) {
-            let watch = loop.watch(readFD) {
+            // A pipe just made: adding it cannot fail but for lack of memory.
+            let watch = try! loop.watch(readFD) {
                 var buffer = [UInt8](repeating: 0, count: 16)
                 let n = read(readFD, &buffer, 16)
                 if n > 0 { received.withLock { $0 += buffer[0..<n] } }
@@ -72,6 +73,23 @@ struct EventLoopTests {
         #expect(received.withLock { $0 } == [7], "a cancelled watch reads nothing more")
         var left: UInt8 = 0
         #expect(read(readFD, &left, 1) == 1 && left == 8, "the byte is still in the pipe")
+    }
+
+    @Test("watching a descriptor that is not open is an error the caller handles, not a crash")
+    func watchFailure() async {
+        let loop = EventLoop(name: "test-badfd")
+        defer { loop.stop() }
+        let failure = await Self.onLoop(loop) { () -> Errno? in
+            do {
+                _ = try loop.watch(-1) {}
+                return nil
+            } catch let error as Errno {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        #expect(failure == .badFileDescriptor)
     }
 
     @Test("a timer fires once, not before its deadline; re-arming moves it; disarmed it stays quiet")

@@ -109,19 +109,18 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
     /// Watches `fileDescriptor` for reading; `onReadable` runs on the loop thread each time
     /// it is readable (level-triggered: read until EAGAIN or it fires again). Loop thread only.
-    public func watch(_ fileDescriptor: Int32, onReadable: @escaping () -> Void) -> FileWatch {
+    /// - Throws: `epoll_ctl`'s errno (the kernel's watch limit or memory ran out, or the
+    ///   descriptor is closed or already watched); the caller drops what it wanted to watch.
+    public func watch(_ fileDescriptor: Int32, onReadable: @escaping () -> Void) throws(Errno) -> FileWatch {
         checkIsolated()
         let watch = FileWatch(loop: self, fileDescriptor: fileDescriptor, token: nextToken)
         nextToken += 1
-        watch.readHandler = onReadable
-        watches[watch.token] = watch
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = watch.token
-        if epoll_ctl(epollFD, EPOLL_CTL_ADD, fileDescriptor, &event) != 0 {
-            // Only a programming error gets here (a closed or already watched descriptor).
-            preconditionFailure("epoll_ctl(ADD, fd \(fileDescriptor)) failed: \(Errno.current)")
-        }
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fileDescriptor, &event) == 0 else { throw Errno.current }
+        watch.readHandler = onReadable
+        watches[watch.token] = watch
         return watch
     }
 
@@ -131,7 +130,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
         let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         precondition(fd >= 0, "timerfd_create failed: \(Errno.current)")
         let timer = LoopTimer(fileDescriptor: fd)
-        timer.watch = watch(fd) {
+        // A timerfd just made: adding it fails only when the kernel is out of memory.
+        timer.watch = try! watch(fd) {
             var expirations: UInt64 = 0
             guard Glibc.read(fd, &expirations, 8) == 8 else { return }
             handler()
