@@ -10,6 +10,16 @@ public struct GestureRecord: Sendable, Hashable {
     public var scale: Double?
     public var direction: Direction?
     public var cancelled = false
+    /// The translation after each event (µs of the event, cumulative translation), for a
+    /// continuous gesture's motion after a given moment.
+    public var samples: [TranslationSample] = []
+}
+
+/// A continuous gesture's cumulative translation as of one of its events.
+public struct TranslationSample: Sendable, Hashable {
+    /// The event's kernel timestamp (µs).
+    public var time: Int64
+    public var translation: PhysicalPoint
 }
 
 /// What came out of one replay.
@@ -17,6 +27,9 @@ public struct Observation: Sendable {
     public var records: [GestureRecord] = []
     /// Path length (mm) of the single touch passed on to the sink while it was the only one.
     public var pointerTravel = 0.0
+    /// The time (µs) of the last frame the touch filter passed on with at least the key's
+    /// number of touches down; filled only for the counts a check asks about.
+    public var lastFrameWithAtLeast: [Int: Int64] = [:]
 
     public func count(_ name: String) -> Int { records.count { $0.name == name } }
 
@@ -114,6 +127,10 @@ public struct Evaluator: Sendable {
         var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.finishReplay()
+        let fingerCounts = Set(expectation.checks.compactMap { check -> Int? in
+            if case .panDirectionAfter(_, _, let fingers) = check { return fingers }
+            return nil
+        })
         if trace {
             traceFilteredFrames(recording.events, device: setup.device)
             for output in outputs {
@@ -126,7 +143,32 @@ public struct Evaluator: Sendable {
                 }
             }
         }
-        return Self.observation(of: outputs)
+        var observation = Self.observation(of: outputs)
+        if !fingerCounts.isEmpty {
+            observation.lastFrameWithAtLeast = lastFrames(
+                recording.events, device: setup.device, maxTouches: setup.configuration.maxTouches, counts: fingerCounts)
+        }
+        return observation
+    }
+
+    /// For each count in `counts`, the time (µs) of the last frame the touch filter passes on
+    /// with at least that many touches down (began, moved or stationary). The pipeline does
+    /// not expose its frames, so the same assembler and filter run alongside it, as for
+    /// `--trace`.
+    private func lastFrames(_ events: [RawEvent], device: DeviceDescription, maxTouches: Int, counts: Set<Int>) -> [Int: Int64] {
+        var assembler = FrameAssembler(device: device, maxTouches: maxTouches)
+        var filter = TouchFilter(device: device, settings: filterSettings)
+        var last: [Int: Int64] = [:]
+        func note(_ frame: Frame) {
+            let down = frame.touches.count { $0.phase == .began || $0.phase == .moved || $0.phase == .stationary }
+            for n in counts where down >= n { last[n] = frame.timestamp.microseconds }
+        }
+        for event in events {
+            guard let assembled = assembler.feed(event) else { continue }
+            if let lifts = filter.flush(before: assembled) { note(lifts) }
+            if let frame = filter.filter(assembled) { note(frame) }
+        }
+        return last
     }
 
     /// Prints what the touch filter passes on, frame by frame (the same assembler and filter
@@ -162,11 +204,18 @@ public struct Evaluator: Sendable {
                         GestureRecord(name: event.name, fingers: event.fingers, translation: event.translation, scale: event.scale, direction: event.direction))
                 case .began:
                     open[event.sequence] = observation.records.count
-                    observation.records.append(
-                        GestureRecord(name: event.name, fingers: event.fingers, translation: event.translation, scale: event.scale, direction: event.direction))
+                    var record = GestureRecord(
+                        name: event.name, fingers: event.fingers, translation: event.translation, scale: event.scale, direction: event.direction)
+                    if let translation = event.translation {
+                        record.samples.append(TranslationSample(time: event.timestamp.microseconds, translation: translation))
+                    }
+                    observation.records.append(record)
                 case .changed, .ended, .cancelled:
                     guard let index = open[event.sequence] else { continue }
                     observation.records[index].translation = event.translation ?? observation.records[index].translation
+                    if let translation = event.translation {
+                        observation.records[index].samples.append(TranslationSample(time: event.timestamp.microseconds, translation: translation))
+                    }
                     observation.records[index].scale = event.scale ?? observation.records[index].scale
                     if event.state == .cancelled { observation.records[index].cancelled = true }
                     if event.state != .changed { open[event.sequence] = nil }
@@ -219,6 +268,17 @@ public struct Evaluator: Sendable {
                 } else {
                     failures.append("no \(name), expected one going \(direction.rawValue)")
                 }
+            case .panDirectionAfter(let name, let direction, let fingers):
+                let group = observation.records.filter { $0.name == name }
+                let since = observation.lastFrameWithAtLeast[fingers]
+                if let sum = summedTranslation(group, after: since), sum.x != 0 || sum.y != 0 {
+                    let got = dominantDirection(sum)
+                    if got != direction {
+                        failures.append("\(name) went \(got.rawValue) after the last \(fingers)-finger frame, expected \(direction.rawValue)")
+                    }
+                } else {
+                    failures.append("no \(name) motion after the last \(fingers)-finger frame, expected one going \(direction.rawValue)")
+                }
             case .panAxis(let name, let horizontal):
                 let group = observation.records.filter { $0.name == name }
                 if let sum = summedTranslation(group) {
@@ -263,6 +323,21 @@ public struct Evaluator: Sendable {
         let translations = group.compactMap(\.translation)
         guard !translations.isEmpty else { return nil }
         return translations.reduce(PhysicalPoint(x: 0, y: 0)) { PhysicalPoint(x: $0.x + $1.x, y: $0.y + $1.y) }
+    }
+
+    /// The summed translation of `group` after the moment `time` (µs): each recognition's
+    /// last translation minus its translation as of `time` (zero when it began later). All of
+    /// it when `time` is nil; nil when no recognition has a translation.
+    static func summedTranslation(_ group: [GestureRecord], after time: Int64?) -> PhysicalPoint? {
+        guard let time else { return summedTranslation(group) }
+        var sum: PhysicalPoint?
+        for record in group {
+            guard let final = record.translation else { continue }
+            let before = record.samples.last { $0.time <= time }?.translation ?? PhysicalPoint(x: 0, y: 0)
+            let total = sum ?? PhysicalPoint(x: 0, y: 0)
+            sum = PhysicalPoint(x: total.x + final.x - before.x, y: total.y + final.y - before.y)
+        }
+        return sum
     }
 
     /// Up is toward the top of the surface (y grows downward).

@@ -29,6 +29,10 @@ public enum Check: Sendable, Hashable {
     /// The summed translation of every recognition of `gesture` (a pan) points in `direction`
     /// (its dominant axis and sign).
     case panDirection(String, Direction)
+    /// Like ``panDirection``, but only the translation after the last filtered frame with at
+    /// least `fingers` touches down counts: a prompt that asks for motion "in any direction"
+    /// with more fingers first and the named direction only after they lifted.
+    case panDirectionAfter(String, Direction, fingers: Int)
     /// The summed translation of every recognition of `gesture` is mostly along one axis.
     case panAxis(String, horizontal: Bool)
     /// Every recognition of a swipe `gesture` reports `direction`, and there is at least one.
@@ -47,6 +51,8 @@ public enum Check: Sendable, Hashable {
         case .nothingBut(let allowed):
             allowed.isEmpty ? "no gesture" : "nothing but \(allowed.sorted().joined(separator: ","))"
         case .panDirection(let name, let direction): "\(name) \(direction.rawValue)"
+        case .panDirectionAfter(let name, let direction, let fingers):
+            "\(name) \(direction.rawValue) after the last \(fingers)-finger frame"
         case .panAxis(let name, let horizontal): "\(name) \(horizontal ? "horizontal" : "vertical")"
         case .swipeDirection(let name, let direction): "\(name) \(direction.rawValue)"
         case .pinchScale(let spread): "pinch scale \(spread ? "> 1" : "< 1")"

@@ -110,8 +110,14 @@ public enum LabelMapping {
             var allowed: Set<String> = holds.union(["scroll"])
             if subs.contains("right_click") { allowed.insert("two-finger-tap") }
             if subs.contains("click_and_drag") { allowed.formUnion(taps) }
-            if subs.contains("three_finger_contact") { allowed.formUnion(["three-finger-tap", "three-finger-swipe"]) }
             guard let direction else { return nil }
+            if subs.contains("three_finger_contact") {
+                // "Use two fingers to scroll in any direction. Have a 3rd finger in contact.
+                // Then go back to two fingers. Use the two fingers to scroll up/down.": only
+                // the motion after the third finger lifted has a named direction.
+                allowed.formUnion(["three-finger-tap", "three-finger-swipe"])
+                return make("two-finger scroll", [.panDirectionAfter("scroll", direction, fingers: 3), .nothingBut(allowed)])
+            }
             return make("two-finger scroll", [.panDirection("scroll", direction), .nothingBut(allowed)])
         case "palm":
             switch functionality {
