@@ -62,10 +62,20 @@ struct UnixSocketTests {
     func staleAndLiveSockets() throws {
         let dir = makeTemporaryDirectory()
         let path = dir + "/d.sock"
-        let first = try UnixListener.bind(path: path)
+        let live = try UnixListener.bind(path: path)
         #expect(throws: SystemError.self) { _ = try UnixListener.bind(path: path) }
-        // Simulate a crash: the descriptor goes away, the file stays.
-        Glibc.close(first.fileDescriptor)
+        live.close()
+        // A crashed daemon's socket: bound, its descriptor gone, the file left behind. Made
+        // with a raw socket, so no listener object closes a descriptor number twice (another
+        // test's descriptor may have taken it by then).
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = try makeAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(stale)
+        #expect(access(path, F_OK) == 0, "the stale socket file stays")
         let second = try UnixListener.bind(path: path)
         #expect(second.fileDescriptor >= 0)
         // A regular file is never removed.
