@@ -72,6 +72,8 @@ public struct DeviceRule: Hashable, Sendable {
     public var gestures: [String]?
     /// `Disable=yes`: matching devices are not opened.
     public var disabled: Bool?
+    /// `Calibration=a b c d e f`: affine calibration of positions (libinput's matrix).
+    public var calibration: Calibration?
 
     public init(name: String) {
         self.name = name
@@ -90,6 +92,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var heightMM: Double?
     /// Restriction from `Gestures=`; nil = every gesture whose `DeviceKinds=` allows the device.
     public var gestures: [String]?
+    /// From `Calibration=`, else the device's udev `LIBINPUT_CALIBRATION_MATRIX`; nil = none.
+    public var calibration: Calibration?
 
     public init() {}
 }
@@ -113,6 +117,14 @@ extension DeviceSettings {
         }
         apply([.absX, .absMTPositionX], widthMM)
         apply([.absY, .absMTPositionY], heightMM)
+        return result
+    }
+
+    /// `device` with every device setting that changes how its positions read: the physical
+    /// size (``applyingPhysicalSize(to:)``) and the calibration.
+    public func applying(to device: DeviceDescription) -> DeviceDescription {
+        var result = applyingPhysicalSize(to: device)
+        if let calibration { result.calibration = calibration }
         return result
     }
 }
@@ -148,6 +160,13 @@ public struct Configuration: Hashable, Sendable {
             if let v = rule.heightMM { settings.heightMM = v }
             if let v = rule.gestures { settings.gestures = v }
             if let v = rule.disabled { settings.isDisabled = v }
+            if let v = rule.calibration { settings.calibration = v }
+        }
+        // The matrix a user already set up for libinput (udev hwdb or rule) applies here
+        // too, unless gestured.conf says otherwise; a malformed one is ignored, as libinput
+        // ignores it.
+        if settings.calibration == nil, let matrix = udevProperties["LIBINPUT_CALIBRATION_MATRIX"] {
+            settings.calibration = Calibration(matrix.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) })
         }
         return settings
     }

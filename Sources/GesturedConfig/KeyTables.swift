@@ -368,6 +368,14 @@ let deviceKeys: [KeySpec<DeviceRule>] = [
     KeySpec("HeightMM") { r, v throws(ValueError) in r.heightMM = try sizeValue(v) },
     KeySpec("Gestures") { r, v throws(ValueError) in r.gestures = ValueParsing.list(v) },
     KeySpec("Disable") { r, v throws(ValueError) in r.disabled = try ValueParsing.boolean(v) },
+    KeySpec("Calibration") { r, v throws(ValueError) in
+        let parts = v.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let numbers = parts.compactMap { Double($0) }
+        guard numbers.count == parts.count, let calibration = Calibration(numbers) else {
+            throw ValueError("'\(v)' is not six numbers", hint: "e.g. Calibration=1 0 0 0 -1 1 inverts Y (libinput's LIBINPUT_CALIBRATION_MATRIX)")
+        }
+        r.calibration = calibration
+    },
 ]
 
 /// `WidthMM=`/`HeightMM=` carry the unit in the key, so a bare number is millimetres; an

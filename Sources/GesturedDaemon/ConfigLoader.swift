@@ -39,7 +39,7 @@ public struct LoadedConfiguration: Sendable {
         return { device, kind, udevProperties in
             let settings = configuration.deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
             guard !settings.isDisabled else { return nil }
-            let adjusted = settings.applyingPhysicalSize(to: device)
+            let adjusted = settings.applying(to: device)
             let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
             return DeviceSetup(configuration: engine, device: adjusted)

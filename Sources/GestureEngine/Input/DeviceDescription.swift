@@ -51,6 +51,9 @@ public struct DeviceDescription: Hashable, Sendable {
     public var codes: Set<EventUsage>
     /// Absolute axes keyed by `EV_ABS` code.
     public var axes: [UInt16: AxisInfo]
+    /// Configured calibration of positions (`Calibration=` in gestured.conf, or udev's
+    /// `LIBINPUT_CALIBRATION_MATRIX`); nil = positions as the device reports them.
+    public var calibration: Calibration?
 
     public init(
         name: String,
@@ -124,9 +127,18 @@ public struct DeviceDescription: Hashable, Sendable {
 
     /// Converts device units to millimetres from the axis minimum (spec §2.1.2).
     public func physicalPoint(_ p: DevicePoint) -> PhysicalPoint {
-        PhysicalPoint(
-            x: Double(p.x - (xAxis?.minimum ?? 0)) / resolutionX,
-            y: Double(p.y - (yAxis?.minimum ?? 0)) / resolutionY
+        var x = Double(p.x)
+        var y = Double(p.y)
+        if let calibration, !calibration.isIdentity, let xAxis, let yAxis {
+            (x, y) = calibration.apply(
+                x: x, y: y,
+                xRange: (Double(xAxis.minimum), Double(xAxis.maximum)),
+                yRange: (Double(yAxis.minimum), Double(yAxis.maximum))
+            )
+        }
+        return PhysicalPoint(
+            x: (x - Double(xAxis?.minimum ?? 0)) / resolutionX,
+            y: (y - Double(yAxis?.minimum ?? 0)) / resolutionY
         )
     }
 

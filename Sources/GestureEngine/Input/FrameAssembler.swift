@@ -99,10 +99,18 @@ public struct FrameAssembler: Sendable {
         var touchMajorResolution: Double
         var touchMinorResolution: Double
         var hasTouchKey: Bool
+        /// The device's calibration and the axis ranges it works over; nil for none or the
+        /// identity.
+        var calibration: Calibration?
+        var xRange: (min: Double, max: Double)
+        var yRange: (min: Double, max: Double)
 
         init(_ device: DeviceDescription) {
             xMinimum = device.xAxis?.minimum ?? 0
             yMinimum = device.yAxis?.minimum ?? 0
+            calibration = device.calibration.flatMap { $0.isIdentity ? nil : $0 }
+            xRange = (Double(xMinimum), Double(device.xAxis?.maximum ?? 0))
+            yRange = (Double(yMinimum), Double(device.yAxis?.maximum ?? 0))
             xResolution = device.resolutionX
             yResolution = device.resolutionY
             func sizeResolution(_ usage: EventUsage) -> Double {
@@ -540,9 +548,14 @@ public struct FrameAssembler: Sendable {
     /// ``DeviceDescription/physicalPoint(_:)`` of the slot's position, with the axis figures
     /// looked up once.
     private func position(ofSlot index: Int) -> PhysicalPoint {
-        PhysicalPoint(
-            x: Double(slots[index].x - conversion.xMinimum) / conversion.xResolution,
-            y: Double(slots[index].y - conversion.yMinimum) / conversion.yResolution
+        var x = Double(slots[index].x)
+        var y = Double(slots[index].y)
+        if let calibration = conversion.calibration {
+            (x, y) = calibration.apply(x: x, y: y, xRange: conversion.xRange, yRange: conversion.yRange)
+        }
+        return PhysicalPoint(
+            x: (x - Double(conversion.xMinimum)) / conversion.xResolution,
+            y: (y - Double(conversion.yMinimum)) / conversion.yResolution
         )
     }
 

@@ -76,6 +76,10 @@ public enum EmbeddedResources {
 # Gestures=tap,pinch
 # Ignore matching devices entirely.
 #Disable=no
+# Affine calibration of positions, libinput's six-number matrix over positions normalised
+# to 0..1 ("1 0 0 0 -1 1" inverts Y, "0 1 0 1 0 0" swaps the axes). No default: the
+# device's udev LIBINPUT_CALIBRATION_MATRIX when it has one, else none.
+# Calibration=1 0 0 0 1 0
 
 # ---------------------------------------------------------------------------------------
 # [Gesture NAME] — a named recognizer. Kind= is required: tap, long_press, pan, swipe,
