@@ -93,6 +93,26 @@ struct BinaryTests {
         #expect(gestures.allSatisfy { $0.device == recording.path && $0.timeUS > 0 })
     }
 
+    @Test("a [Device] Calibration= in the configuration file turns an upside-down panel's swipes")
+    func calibrationFromConfigFile() throws {
+        let dir = Self.temporaryDirectory()
+        let recording = dir.appendingPathComponent("swipe.evemu")
+        try Self.synthesize({ s in s.swipe(fingers: 4, direction: .up, distance: 60) }, to: recording)
+        let config = dir.appendingPathComponent("gestured.conf")
+        func swipeDirections(_ calibration: String) throws -> [String] {
+            try "[Gesture four]\nKind=swipe\nFingers=4\nDirections=up,down\n\n[Device panel]\n\(calibration)\n"
+                .write(to: config, atomically: true, encoding: .utf8)
+            let result = try Self.run(["--replay", recording.path, "--json", "--config", config.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try result.stdout.split(separator: "\n").compactMap { line in
+                guard case .gesture(let g) = try MessageDecoder().decodeDaemonMessage(Array(line.utf8)) else { return nil }
+                return g.direction
+            }
+        }
+        #expect(try swipeDirections("") == ["up"])
+        #expect(try swipeDirections("Calibration=1 0 0 0 -1 1") == ["down"], "Y inverted")
+    }
+
     @Test("a malformed recording is reported with file:line and what was expected")
     func malformedRecording() throws {
         let dir = Self.temporaryDirectory()
