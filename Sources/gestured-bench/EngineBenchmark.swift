@@ -151,6 +151,7 @@ struct EngineBenchmark {
             let engine = best { measureEngine(frames, warmup: warmup, reusingOutput: false) }
             let engineInto = best { measureEngine(frames, warmup: warmup, reusingOutput: true) }
             let pipeline = best { measurePipeline(groups, warmup: warmup) }
+            let daemonPipeline = best { measureDaemonPipeline(groups, warmup: warmup) }
             print("\(fingers) finger(s): \(assembler.nanoseconds.count) frames measured")
             print(
                 padRight("", 22) + pad("median", 8) + pad("p99", 8) + pad("alloc/f", 9) + pad("steady/f", 10)
@@ -160,6 +161,7 @@ struct EngineBenchmark {
             print(engine.line("  engine process(_:)", baseline: assembler))
             print(engineInto.line("  engine process(into:)", baseline: assembler))
             print(pipeline.line("  assembler + engine", baseline: assembler))
+            print(daemonPipeline.line("  + touch filter", baseline: assembler))
         }
         print("")
         print("median/p99: ns per frame; alloc/f: heap allocations per frame (all measured frames);")
@@ -260,6 +262,35 @@ struct EngineBenchmark {
             m.nanoseconds.append(t1 - t0)
             m.allocations.append(a1 - a0)
             m.isSteady.append(Self.isSteady(frame) && transitions == 0)
+        }
+        if checksum == -1 { print(checksum) }
+        return m
+    }
+
+    /// The daemon's per-device path (`GesturePipeline`: assembler, touch filter, engine), as
+    /// `InputHub` runs it for every read.
+    func measureDaemonPipeline(_ groups: [[RawEvent]], warmup: Int) -> Measurement {
+        var pipeline = GesturePipeline(node: "bench", device: Self.device, configuration: Self.configuration())
+        var m = Measurement()
+        m.nanoseconds.reserveCapacity(groups.count)
+        m.allocations.reserveCapacity(groups.count)
+        m.isSteady.reserveCapacity(groups.count)
+        var outputs: [EngineOutput] = []
+        outputs.reserveCapacity(64)
+        var checksum = 0
+        for (k, group) in groups.enumerated() {
+            let a0 = allocationCount()
+            let t0 = monotonicNanoseconds()
+            outputs.removeAll(keepingCapacity: true)
+            pipeline.feed(group, into: &outputs)
+            checksum &+= outputs.count
+            let t1 = monotonicNanoseconds()
+            let a1 = allocationCount()
+            let transitions = pipeline.drainDiagnostics().count
+            guard k >= warmup else { continue }
+            m.nanoseconds.append(t1 - t0)
+            m.allocations.append(a1 - a0)
+            m.isSteady.append(transitions == 0)
         }
         if checksum == -1 { print(checksum) }
         return m
