@@ -134,25 +134,45 @@ public struct TouchFilter: Sendable {
     /// button changed: a frame with only held-back contacts is dropped).
     public mutating func filter(_ frame: Frame) -> Frame? {
         guard settings.isEnabled else { return frame }
-        var out: [Touch] = []
+        // Reuse last frame's list when its frame is gone (unique again); taken out of `self`
+        // so the mutating steps below can append to it.
+        var out = spareTouches
+        spareTouches = []
+        out.removeAll(keepingCapacity: true)
         for var touch in frame.touches {
             if let delivered = aliases[touch.id] {
                 touch.id = delivered
                 if touch.phase == .ended || touch.phase == .cancelled { aliases[touch.id] = nil }
             }
-            out += step(touch, at: frame.timestamp)
+            step(touch, at: frame.timestamp, into: &out)
         }
-        lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime }
-        out += excludeClickingFingers(frame)
-        out += synthesizeFakeFingers(frame)
+        if !lastPalms.isEmpty { lastPalms.removeAll { frame.timestamp - $0.time > settings.palmMemoryTime } }
+        excludeClickingFingers(frame, into: &out)
+        synthesizeFakeFingers(frame, into: &out)
         noteMultiFingerMotion(out, at: frame.timestamp)
+        // The steps mostly deliver in the assembler's (id) order: sort only when needed, in
+        // place (the same stable sort `sorted` performs).
+        if !Self.isSortedByID(out) { out.sort { $0.id < $1.id } }
+        spareTouches = out
         var result = frame
-        result.touches = out.sorted { $0.id < $1.id }
+        result.touches = out
         if result.touches.isEmpty && !frame.touches.isEmpty && frame.isButtonPressed == lastButton {
             return nil
         }
         lastButton = frame.isButtonPressed
         return result
+    }
+
+    /// The list the last filtered frame was built in, for the next frame to reuse.
+    private var spareTouches: [Touch] = []
+
+    private static func isSortedByID(_ touches: [Touch]) -> Bool {
+        var index = 1
+        while index < touches.count {
+            if touches[index].id < touches[index - 1].id { return false }
+            index += 1
+        }
+        return true
     }
 
     private var lastButton = false
@@ -186,12 +206,17 @@ public struct TouchFilter: Sendable {
 
     /// When the earliest held-back lift is due.
     public var nextDeadline: Timestamp? {
-        pendingLifts.values.map(\.deadline).min()
+        var earliest: Timestamp?
+        for pending in pendingLifts.values where earliest.map({ pending.deadline < $0 }) ?? true {
+            earliest = pending.deadline
+        }
+        return earliest
     }
 
     /// The held-back lifts due at or before `time` (strictly before, with `before`), as one
     /// frame at the latest of their deadlines; nil when none is due.
     public mutating func flush(upTo time: Timestamp, before: Bool = false) -> Frame? {
+        guard !pendingLifts.isEmpty else { return nil }
         let due = pendingLifts.filter { before ? $0.value.deadline < time : $0.value.deadline <= time }
         return deliver(Array(due.keys), upTo: time)
     }
@@ -203,7 +228,7 @@ public struct TouchFilter: Sendable {
     /// delivered `cancelled`, no tap. Call it before ``filter(_:)`` with the same frame.
     public mutating func flush(before frame: Frame) -> Frame? {
         let now = frame.timestamp
-        var ids = pendingLifts.filter { $0.value.deadline < now }.map(\.key)
+        var ids = pendingLifts.isEmpty ? [] : pendingLifts.filter { $0.value.deadline < now }.map(\.key)
         for touch in frame.touches where touch.phase == .began {
             for (id, pending) in pendingLifts where now - pending.time > settings.liftDelay && !ids.contains(id) {
                 if beginsPressing(touch) && distance(pending.position, touch.position) <= settings.reappearDistance {
@@ -322,11 +347,12 @@ public struct TouchFilter: Sendable {
         return band > 0 && p.y > height - band
     }
 
-    /// What to deliver for one assembled touch.
-    private mutating func step(_ touch: Touch, at now: Timestamp) -> [Touch] {
+    /// Appends to `out` what to deliver for one assembled touch (none, one, or a held-back
+    /// tap's two).
+    private mutating func step(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) {
         switch touch.phase {
         case .began:
-            if let resumed = resume(touch, at: now) { return resumed }
+            if resume(touch, at: now, into: &out) { return }
             let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
             var contact = Contact(
                 role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
@@ -348,9 +374,9 @@ public struct TouchFilter: Sendable {
             if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
             contact.maximumPressure = touch.pressure
             contacts[touch.id] = contact
-            return contact.role == .finger ? [touch] : []
+            if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
-            guard var contact = contacts[touch.id] else { return [] }
+            guard var contact = contacts[touch.id] else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y
@@ -360,16 +386,17 @@ public struct TouchFilter: Sendable {
             if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
                 let wasDelivered = contact.role == .finger
                 contact.role = .palm
-                guard wasDelivered else { return [] }
+                guard wasDelivered else { return }
                 var cancelled = touch
                 cancelled.phase = .cancelled
                 cancelled.position = contact.delivered
                 cancelled.previousPosition = contact.delivered
-                return [cancelled]
+                out.append(cancelled)
+                return
             }
             switch contact.role {
             case .palm, .clicking, .thumb:
-                return []
+                return
             case .finger:
                 if isPalm(touch) {
                     contact.role = .palm
@@ -377,7 +404,8 @@ public struct TouchFilter: Sendable {
                     cancelled.phase = .cancelled
                     cancelled.position = contact.delivered
                     cancelled.previousPosition = contact.delivered
-                    return [cancelled]
+                    out.append(cancelled)
+                    return
                 }
                 // A second finger ends the confirmation: palms land alone, and a multi-finger
                 // gesture must not lose its first millimetres.
@@ -388,46 +416,46 @@ public struct TouchFilter: Sendable {
                     held.previousPosition = contact.delivered
                     held.position = contact.delivered
                     held.phase = .stationary
-                    return [held]
+                    out.append(held)
+                    return
                 }
-                return [deliver(touch, &contact)]
+                out.append(deliver(touch, &contact))
             case .edgeCandidate:
                 if isPalm(touch) {
                     contact.role = .palm
-                    return []
+                    return
                 }
                 if hasEdgePartner(touch.id, contact) {
-                    return [release(touch, &contact, at: now)]
+                    out.append(release(touch, &contact, at: now))
+                    return
                 }
                 if !inEdgeBand(touch.position) {
                     // Out toward the middle in time: a finger. Too late: a palm that wandered.
                     if now - contact.startTime <= settings.edgeReleaseTime {
-                        return [release(touch, &contact, at: now)]
+                        out.append(release(touch, &contact, at: now))
+                        return
                     }
                     contact.role = .palm
                 }
-                return []
             case .thumbCandidate:
                 if isPalm(touch) {
                     contact.role = .palm
-                    return []
+                    return
                 }
                 let moved = distance(touch.position, contact.start)
                 if moved >= settings.thumbReleaseDistance || aboveThumbExitLine(touch.position) {
-                    return [release(touch, &contact, at: now)]
+                    out.append(release(touch, &contact, at: now))
                 }
-                return []
             }
         case .ended, .cancelled:
-            guard var contact = contacts.removeValue(forKey: touch.id) else { return [] }
+            guard var contact = contacts.removeValue(forKey: touch.id) else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             if isTooLightToTap(contact) { contact.noTap = true }
             switch contact.role {
             case .palm:
                 lastPalms.append((touch.position, now))
-                return []
             case .clicking, .thumb:
-                return []
+                return
             case .finger:
                 var last = touch
                 if touch.phase == .ended {
@@ -443,13 +471,13 @@ public struct TouchFilter: Sendable {
                             touches: [last], position: last.position, startPosition: last.startPosition,
                             startTime: last.startTime, time: now, contact: contact,
                             deadline: now.adding(seconds: liftWait(contact, at: now)))
-                        return []
+                        return
                     }
                 } else {
                     last.position = contact.delivered
                     last.previousPosition = contact.delivered
                 }
-                return [last]
+                out.append(last)
             case .edgeCandidate, .thumbCandidate:
                 // Held in the edge band past the release time: a palm by the edge rule, and
                 // remembered as one (a palm resting at the edge is re-reported as short
@@ -481,23 +509,24 @@ public struct TouchFilter: Sendable {
                         touches: tap, position: touch.position, startPosition: contact.start,
                         startTime: contact.startTime, time: now, contact: contact,
                         deadline: now.adding(seconds: settings.liftDelay))
-                    return []
+                    return
                 }
-                return tap
+                out.append(contentsOf: tap)
             }
         }
     }
 
     /// A contact beginning where a finger just lifted continues that finger (its lift was
     /// held back, so the engine never saw it go); after ``TouchFilterSettings/flickerLimit``
-    /// such returns it is a palm and is cancelled. Nil when nothing lifted nearby.
-    private mutating func resume(_ touch: Touch, at now: Timestamp) -> [Touch]? {
+    /// such returns it is a palm and is cancelled. Appends what to deliver; false when nothing
+    /// lifted nearby.
+    private mutating func resume(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) -> Bool {
         var best: (id: TouchID, distance: Double)?
         for (id, pending) in pendingLifts where now - pending.time <= settings.liftDelay {
             let d = distance(pending.position, touch.position)
             if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
         }
-        guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return nil }
+        guard let best, var pending = pendingLifts.removeValue(forKey: best.id) else { return false }
         aliases[touch.id] = best.id
         var continued = touch
         continued.id = best.id
@@ -513,12 +542,13 @@ public struct TouchFilter: Sendable {
             continued.phase = .cancelled
             continued.position = pending.contact.delivered
             continued.previousPosition = pending.contact.delivered
-            return [continued]
+            out.append(continued)
+            return true
         }
         guard wasDelivered else {
             // A held-back contact back again: still held back, its start kept.
             contacts[best.id] = pending.contact
-            return []
+            return true
         }
         continued.phase = .moved
         var contact = pending.contact
@@ -529,17 +559,18 @@ public struct TouchFilter: Sendable {
             continued.previousPosition = contact.delivered
             continued.phase = .stationary
             contacts[best.id] = contact
-            return [continued]
+            out.append(continued)
+            return true
         }
-        let out = deliver(continued, &contact)
+        out.append(deliver(continued, &contact))
         contacts[best.id] = contact
-        return [out]
+        return true
     }
 
     /// While the physical button is held, a finger that stays where it pressed while another
     /// finger drags is the clicking finger: it is cancelled, so the dragging finger alone moves
     /// the pointer (click with one finger, drag with another).
-    private mutating func excludeClickingFingers(_ frame: Frame) -> [Touch] {
+    private mutating func excludeClickingFingers(_ frame: Frame, into out: inout [Touch]) {
         for touch in frame.touches {
             guard var contact = contacts[aliases[touch.id] ?? touch.id] else { continue }
             contact.current = touch.position
@@ -551,19 +582,23 @@ public struct TouchFilter: Sendable {
             }
             contacts[aliases[touch.id] ?? touch.id] = contact
         }
-        guard frame.isButtonPressed, settings.clickingFingerDistance > 0 else { return [] }
-        let fingers = contacts.filter { $0.value.role == .finger && $0.value.pressAnchor != nil }
-        let dragging = fingers.contains { distance($0.value.current, $0.value.pressAnchor!) >= settings.clickingFingerDistance }
-        guard dragging else { return [] }
-        var cancelled: [Touch] = []
-        for (id, contact) in fingers where distance(contact.current, contact.pressAnchor!) < settings.clickingFingerDistance / 2 {
-            contacts[id]?.role = .clicking
-            cancelled.append(
+        guard frame.isButtonPressed, settings.clickingFingerDistance > 0 else { return }
+        let dragging = contacts.values.contains { contact in
+            guard contact.role == .finger, let anchor = contact.pressAnchor else { return false }
+            return distance(contact.current, anchor) >= settings.clickingFingerDistance
+        }
+        guard dragging else { return }
+        let first = out.count
+        for (id, contact) in contacts where contact.role == .finger {
+            guard let anchor = contact.pressAnchor, distance(contact.current, anchor) < settings.clickingFingerDistance / 2
+            else { continue }
+            out.append(
                 Touch(
                     id: id, phase: .cancelled, position: contact.delivered, previousPosition: contact.delivered,
                     startPosition: contact.start, startTime: contact.startTime))
         }
-        return cancelled
+        // Marked after the loop: changing `contacts` while iterating it would copy it.
+        for index in first..<out.count { contacts[out[index].id]?.role = .clicking }
     }
 
     /// When a finger lands beside two others (touchpads at least 50 mm high): if the two
@@ -607,10 +642,9 @@ public struct TouchFilter: Sendable {
     /// ``TouchFilterSettings/scrollTapTravel`` or more from its start moves.
     private mutating func noteMultiFingerMotion(_ delivered: [Touch], at now: Timestamp) {
         guard isTouchpad, settings.scrollTapWindow > 0 else { return }
-        let fingers = contacts.filter { $0.value.role == .finger }
-        guard fingers.count + fakes.count >= 2 else { return }
+        guard contacts.values.count(where: { $0.role == .finger }) + fakes.count >= 2 else { return }
         let moving = delivered.contains { touch in
-            guard touch.phase == .moved, let contact = fingers[touch.id] else { return false }
+            guard touch.phase == .moved, let contact = contacts[touch.id], contact.role == .finger else { return false }
             return distance(contact.delivered, contact.start) >= settings.scrollTapTravel
         }
         if moving { lastMultiFingerMotion = now }
@@ -622,7 +656,7 @@ public struct TouchFilter: Sendable {
     /// `tp_position_fake_touches` does: a two-finger scroll beside a palm that takes one slot
     /// is still two fingers. Palms and held-back contacts are never copied: fakes follow a
     /// delivered finger, and end when there is none.
-    private mutating func synthesizeFakeFingers(_ frame: Frame) -> [Touch] {
+    private mutating func synthesizeFakeFingers(_ frame: Frame, into out: inout [Touch]) {
         var wanted = 0
         // Slots tracked: the slot count (protocol B), one (single-touch pads such as old PS/2
         // Synaptics, which count fingers with BTN_TOOL_DOUBLETAP…), or every contact
@@ -634,9 +668,13 @@ public struct TouchFilter: Sendable {
         {
             wanted = count - max(contacts.count, slotCount)
         }
-        let source = contacts.values.filter { $0.role == .finger }.min { $0.delivered.y < $1.delivered.y }
+        // The topmost finger (the first of equals, as `min(by:)` picks).
+        var source: Contact?
+        for contact in contacts.values where contact.role == .finger {
+            if let topmost = source, !(contact.delivered.y < topmost.delivered.y) { continue }
+            source = contact
+        }
         if source == nil { wanted = 0 }
-        var out: [Touch] = []
         while fakes.count > wanted {
             let fake = fakes.removeLast()
             let ended = Touch(
@@ -656,7 +694,7 @@ public struct TouchFilter: Sendable {
                 out.append(ended)
             }
         }
-        guard let source else { return out }
+        guard let source else { return }
         for index in fakes.indices {
             let previous = fakes[index].position
             fakes[index].position = source.delivered
@@ -674,7 +712,6 @@ public struct TouchFilter: Sendable {
             out.append(
                 Touch(id: id, slot: slotCount, trackingID: -1, phase: .began, position: source.delivered, startTime: frame.timestamp))
         }
-        return out
     }
 
     /// Two contacts landing together in the same edge band, close to each other, are two
