@@ -83,16 +83,24 @@ public struct GesturePipeline: Sendable {
     /// Like ``feed(_:)``, appending to a buffer the caller keeps (no per-frame array).
     public mutating func feed<S: Sequence<RawEvent>>(_ events: S, into outputs: inout [EngineOutput]) {
         defer { storedDeadline = nextDeadline }
-        for event in events {
-            guard let assembled = assembler.feed(event) else { continue }
-            now = assembled.timestamp
-            // Lifts the filter held back and that came due before this frame go first.
-            if let lifts = filter.flush(before: assembled) {
-                engine.process(lifts, into: &outputs)
-            }
-            guard let frame = filter.filter(assembled) else { continue }
-            engine.process(frame, into: &outputs)
+        // An array's events are read from its storage: iterating the generic sequence here,
+        // unspecialized (callers are in other modules), allocates for every event.
+        let read: Void? = events.withContiguousStorageIfAvailable { buffer in
+            for event in buffer { feed(event, into: &outputs) }
         }
+        guard read == nil else { return }
+        for event in events { feed(event, into: &outputs) }
+    }
+
+    private mutating func feed(_ event: RawEvent, into outputs: inout [EngineOutput]) {
+        guard let assembled = assembler.feed(event) else { return }
+        now = assembled.timestamp
+        // Lifts the filter held back and that came due before this frame go first.
+        if let lifts = filter.flush(before: assembled) {
+            engine.process(lifts, into: &outputs)
+        }
+        guard let frame = filter.filter(assembled) else { return }
+        engine.process(frame, into: &outputs)
     }
 
     /// Fires the engine's deadlines up to `time` (the daemon's timer, or replay's clock).
