@@ -267,10 +267,14 @@ struct EngineBenchmark {
         return m
     }
 
-    /// The daemon's per-device path (`GesturePipeline`: assembler, touch filter, engine), as
-    /// `InputHub` runs it for every read.
-    func measureDaemonPipeline(_ groups: [[RawEvent]], warmup: Int) -> Measurement {
-        var pipeline = GesturePipeline(node: "bench", device: Self.device, configuration: Self.configuration())
+    /// Times `run` on every group of events after the first `warmup`: nanoseconds and heap
+    /// allocations per group, and whether it was steady (`isSteady`, asked untimed).
+    func measureGroups(
+        _ groups: [[RawEvent]],
+        warmup: Int,
+        run: (_ group: [RawEvent], _ outputs: inout [EngineOutput]) -> Void,
+        isSteady: () -> Bool
+    ) -> Measurement {
         var m = Measurement()
         m.nanoseconds.reserveCapacity(groups.count)
         m.allocations.reserveCapacity(groups.count)
@@ -282,52 +286,46 @@ struct EngineBenchmark {
             let a0 = allocationCount()
             let t0 = monotonicNanoseconds()
             outputs.removeAll(keepingCapacity: true)
-            pipeline.feed(group, into: &outputs)
+            run(group, &outputs)
             checksum &+= outputs.count
             let t1 = monotonicNanoseconds()
             let a1 = allocationCount()
-            let transitions = pipeline.drainDiagnostics().count
+            let steady = isSteady()
             guard k >= warmup else { continue }
             m.nanoseconds.append(t1 - t0)
             m.allocations.append(a1 - a0)
-            m.isSteady.append(transitions == 0)
+            m.isSteady.append(steady)
         }
         if checksum == -1 { print(checksum) }
         return m
     }
 
+    /// The daemon's per-device path (`GesturePipeline`: assembler, touch filter, engine), as
+    /// `InputHub` runs it for every read.
+    func measureDaemonPipeline(_ groups: [[RawEvent]], warmup: Int) -> Measurement {
+        var pipeline = GesturePipeline(node: "bench", device: Self.device, configuration: Self.configuration())
+        return measureGroups(groups, warmup: warmup) { group, outputs in
+            pipeline.feed(group, into: &outputs)
+        } isSteady: {
+            pipeline.drainDiagnostics().isEmpty
+        }
+    }
+
     func measurePipeline(_ groups: [[RawEvent]], warmup: Int) -> Measurement {
         var assembler = FrameAssembler(device: Self.device)
         var engine = GestureEngine(device: Self.device, configuration: Self.configuration())
-        var m = Measurement()
-        m.nanoseconds.reserveCapacity(groups.count)
-        m.allocations.reserveCapacity(groups.count)
-        m.isSteady.reserveCapacity(groups.count)
-        var outputs: [EngineOutput] = []
-        outputs.reserveCapacity(64)
-        var checksum = 0
-        for (k, group) in groups.enumerated() {
-            let a0 = allocationCount()
-            let t0 = monotonicNanoseconds()
-            var last: Frame?
-            outputs.removeAll(keepingCapacity: true)
+        var last: Frame?
+        return measureGroups(groups, warmup: warmup) { group, outputs in
+            last = nil
             for event in group {
                 if let frame = assembler.feed(event) {
                     engine.process(frame, into: &outputs)
                     last = frame
                 }
             }
-            checksum &+= outputs.count
-            let t1 = monotonicNanoseconds()
-            let a1 = allocationCount()
-            let steady = Self.isSteady(last)
+        } isSteady: {
             let transitions = assembler.drainDiagnostics().count + engine.drainDiagnostics().count
-            guard k >= warmup else { continue }
-            m.nanoseconds.append(t1 - t0)
-            m.allocations.append(a1 - a0)
-            m.isSteady.append(steady && transitions == 0)
+            return Self.isSteady(last) && transitions == 0
         }
-        if checksum == -1 { print(checksum) }
-        return m
     }
 }
