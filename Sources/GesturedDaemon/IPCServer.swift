@@ -110,7 +110,7 @@ public actor IPCServer: EventPublisher {
             }
             // Encoded only for an audience (raw touches of a frame nobody asked for cost
             // most of a frame's encoding).
-            guard clients.values.contains(where: { $0.subscription != nil && $0.wants(event) }) else { continue }
+            guard clients.values.contains(where: { $0.wants(event) }) else { continue }
             guard let bytes = try? encoder.encode(message) else {
                 logger.error("Failed to encode an event, dropping it", [("event.type", message.type)])
                 continue
@@ -357,17 +357,13 @@ public actor IPCServer: EventPublisher {
             case .processed(let n):
                 client.outbox.consume(n)
             case .wouldBlock:
-                if !client.waitsForRoom {
-                    client.waitsForRoom = true
+                if client.watch?.watchesWritable == false {
                     client.watch?.setWritableHandler { [weak self] in self?.assumeIsolated { $0.flush(id) } }
                 }
                 return
             }
         }
-        if client.waitsForRoom {
-            client.waitsForRoom = false
-            client.watch?.setWritableHandler(nil)
-        }
+        client.watch?.setWritableHandler(nil)
         if client.isClosing { close(id, reason: client.closeReason) }
     }
 
@@ -481,9 +477,8 @@ final class ClientSession {
     var outbox: Outbox
     var subscription: SubscribeRequest?
     /// The socket on the loop: readable while the client may send requests, writable too
-    /// while its outbox waits for room (`waitsForRoom`).
+    /// while its outbox waits for room.
     var watch: FileWatch?
-    var waitsForRoom = false
     var isClosing = false
     var closeReason = ""
     /// Distinguishes this session from a later one that reuses the id (ids are not reused,

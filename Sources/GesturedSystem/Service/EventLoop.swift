@@ -239,6 +239,9 @@ public final class FileWatch {
         if changes { loop?.update(self) }
     }
 
+    /// Whether a writable handler is set.
+    public var watchesWritable: Bool { writeHandler != nil }
+
     /// Also calls `handler` while the descriptor is writable; nil stops (a client's socket
     /// while its outbox waits for room).
     public func setWritableHandler(_ handler: (() -> Void)?) {
