@@ -41,6 +41,8 @@ enum EvaluateCommand {
             case "palmMajor": settings.palmTouchMajor = value
             case "palmPressureAtBegin": settings.palmPressureAtBegin = value > 0 ? value : nil
             case "edgeBand": settings.edgeBandFraction = value
+            case "topEdgeBand": settings.topEdgeBandFraction = value
+            case "minimumLoneTap": settings.minimumLoneTapDuration = value
             case "edgeTime": settings.edgeReleaseTime = value
             case "thumbBand": settings.thumbBandFraction = value
             case "thumbRelease": settings.thumbReleaseDistance = value

@@ -135,6 +135,82 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "2 began"])
     }
 
+    @Test("a contact landing in the top band is held back: along the edge it stays a palm, down out of it in time it is a finger")
+    func topEdgeBand() {
+        // Top band: 5 % of 60 mm = 3 mm (the pad is taller than 55 mm).
+        var run = FilterRun()
+        // 1 slides along the top edge (a ghost beside a palm on a Cypress pad); 2 lands in
+        // the band and comes down into the pad within 0.2 s.
+        run.frame(0.00, [(1, .began, 20, 1, 20)])
+        run.frame(0.10, [(1, .moved, 40, 1.5, 20)])
+        run.frame(0.30, [(1, .moved, 60, 1, 20)])
+        run.frame(0.40, [(1, .ended, 60, 1, 20)])
+        run.frame(1.50, [(2, .began, 50, 1, 20)])
+        run.frame(1.60, [(2, .moved, 50, 10, 20)])
+        run.frame(1.70, [(2, .ended, 50, 20, 20)])
+        run.frame(1.80, [])
+        #expect(run.phases == ["2 began", "2 ended"])
+        // A band 0 long (off), or a pad 55 mm high or less, holds nothing back there.
+        var off = FilterRun(TouchFilterSettings(topEdgeBandFraction: 0))
+        off.frame(0.00, [(1, .began, 20, 1, 20)])
+        off.frame(0.40, [(1, .moved, 60, 1, 20)])
+        #expect(off.phases == ["1 began", "1 moved"])
+        var low = FilterRun(TouchFilterSettings(topEdgeMinimumHeight: 60))
+        low.frame(0.00, [(1, .began, 20, 1, 20)])
+        #expect(low.phases == ["1 began"])
+    }
+
+    @Test("a finger landing in the top band beside another finger landing is a finger (a scroll down from the edge)")
+    func topEdgePair() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 0.5, 20)])
+        run.frame(0.02, [(1, .stationary, 50, 0.5, 20), (2, .began, 50, 20, 20)])
+        run.frame(0.30, [(1, .moved, 50, 2, 20), (2, .moved, 50, 22, 20)])
+        #expect(run.phases.prefix(2) == ["2 began", "1 began"])
+        // Far apart (a ghost at the top edge beside a palm) they are not a pair.
+        var far = FilterRun()
+        far.frame(0.00, [(1, .began, 80, 40, 20)])
+        far.frame(0.04, [(1, .stationary, 80, 40, 20), (2, .began, 30, 0.5, 20)])
+        far.frame(0.30, [(1, .stationary, 80, 40, 20), (2, .moved, 35, 1, 20)])
+        #expect(!far.phases.contains("2 began"))
+    }
+
+    @Test("a contact seen once and down less than 25 ms alone is no tap; beside another finger, longer, or seen again, it taps")
+    func briefLoneContact() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 40)])
+        run.frame(0.016, [(1, .ended, 50, 30, 40)])
+        run.frame(0.10, [])
+        #expect(run.phases == ["1 began", "1 cancelled"])
+        // 30 ms: a (very short) tap.
+        var longer = FilterRun()
+        longer.frame(0.00, [(1, .began, 50, 30, 40)])
+        longer.frame(0.030, [(1, .ended, 50, 30, 40)])
+        longer.frame(0.10, [])
+        #expect(longer.phases == ["1 began", "1 ended"])
+        // 14 ms but reported in three frames (a fast pad): a tap.
+        var fast = FilterRun()
+        fast.frame(0.000, [(1, .began, 50, 30, 40)])
+        fast.frame(0.007, [(1, .stationary, 50, 30, 40)])
+        fast.frame(0.014, [(1, .ended, 50, 30, 40)])
+        fast.frame(0.10, [])
+        #expect(fast.phases == ["1 began", "1 stationary", "1 ended"])
+        // The second finger of a two-finger tap, seen once while the first is down or its
+        // lift is still held back.
+        var pair = FilterRun()
+        pair.frame(0.00, [(1, .began, 40, 30, 40)])
+        pair.frame(0.040, [(1, .ended, 40, 30, 40), (2, .began, 60, 30, 40)])
+        pair.frame(0.056, [(2, .ended, 60, 30, 40)])
+        pair.frame(0.15, [])
+        #expect(pair.phases == ["1 began", "2 began", "1 ended", "2 ended"])
+        // Off: the brief touch taps.
+        var off = FilterRun(TouchFilterSettings(minimumLoneTapDuration: 0))
+        off.frame(0.00, [(1, .began, 50, 30, 40)])
+        off.frame(0.016, [(1, .ended, 50, 30, 40)])
+        off.frame(0.10, [])
+        #expect(off.phases == ["1 began", "1 ended"])
+    }
+
     @Test("a quick still touch in a band is delivered after all, as a tap there")
     func tapInBand() {
         var run = FilterRun()

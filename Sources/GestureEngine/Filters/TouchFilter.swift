@@ -76,6 +76,10 @@ public struct TouchFilter: Sendable {
         /// ``TouchFilterSettings/palmReversalStep`` (mm); how often the contact jumped back.
         var lastStep: PhysicalPoint?
         var reversals = 0
+        /// Another finger (or a fake one) was delivered at some time while it was down.
+        var accompanied = false
+        /// Frames after the first in which the sensor reported it (0: seen once).
+        var reports = 0
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -330,9 +334,20 @@ public struct TouchFilter: Sendable {
         return Double(pressure) >= fraction * Double(maximum)
     }
 
-    private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
+    private func inEdgeBand(_ p: PhysicalPoint) -> Bool { edgeBand(of: p) != nil }
+
+    private enum EdgeBand { case left, right, top }
+
+    /// The palm band `p` lies in: the left or right ``TouchFilterSettings/edgeBandFraction``
+    /// of the width, or the top ``TouchFilterSettings/topEdgeBandFraction`` of the height on
+    /// a touchpad taller than ``TouchFilterSettings/topEdgeMinimumHeight`` (libinput's
+    /// `upper_edge`).
+    private func edgeBand(of p: PhysicalPoint) -> EdgeBand? {
         let band = settings.edgeBandFraction * width
-        return band > 0 && (p.x < band || p.x > width - band)
+        if band > 0 && p.x < band { return .left }
+        if band > 0 && p.x > width - band { return .right }
+        if height > settings.topEdgeMinimumHeight && p.y < settings.topEdgeBandFraction * height { return .top }
+        return nil
     }
 
     /// A held-back thumb becomes a finger above this line only (hysteresis): a thumb sliding
@@ -356,7 +371,9 @@ public struct TouchFilter: Sendable {
             let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
             var contact = Contact(
                 role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
-            if isPalm(touch) || beginsPressing(touch) || lastPalms.contains(where: { distance($0.position, touch.position) <= settings.palmMemoryDistance }) {
+            if isPalm(touch) || beginsPressing(touch) || lastPalms.contains(where: {
+                now - $0.time <= settings.palmMemoryTime && distance($0.position, touch.position) <= settings.palmMemoryDistance
+            }) {
                 contact.role = .palm
             } else if isTouchpad && inThumbBand(touch.position) {
                 // The bottom corners are thumb country first: a thumb there moves along the
@@ -373,6 +390,7 @@ public struct TouchFilter: Sendable {
             }
             if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
             contact.maximumPressure = touch.pressure
+            contact.accompanied = !fakes.isEmpty || !pendingLifts.isEmpty || contacts.values.contains { $0.role == .finger }
             contacts[touch.id] = contact
             if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
@@ -383,6 +401,8 @@ public struct TouchFilter: Sendable {
             contact.travel += (dx * dx + dy * dy).squareRoot()
             defer { contacts[touch.id] = contact }
             let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
+            contact.reports += 1
+            if !alone { contact.accompanied = true }
             if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
                 let wasDelivered = contact.role == .finger
                 contact.role = .palm
@@ -451,6 +471,13 @@ public struct TouchFilter: Sendable {
             guard var contact = contacts.removeValue(forKey: touch.id) else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             if isTooLightToTap(contact) { contact.noTap = true }
+            // Seen in one frame only, down for less than a finger can tap, with no other finger
+            // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
+            // on the labelled touchpads, or come in 3 frames or more; the second finger of a
+            // two-finger tap may be seen for one frame).
+            if isTouchpad && contact.reports == 0 && now - contact.startTime < settings.minimumLoneTapDuration && !contact.accompanied {
+                contact.noTap = true
+            }
             switch contact.role {
             case .palm:
                 lastPalms.append((touch.position, now))
@@ -718,11 +745,11 @@ public struct TouchFilter: Sendable {
     /// fingers starting a scroll from the edge ("scroll from right to left"); palms land one
     /// at a time, or on opposite sides.
     private func hasEdgePartner(_ id: TouchID, _ contact: Contact) -> Bool {
-        let leftSide = contact.start.x < width / 2
+        guard let band = edgeBand(of: contact.start) else { return false }
         for (otherID, other) in contacts where otherID != id {
             guard other.role == .edgeCandidate || other.role == .finger else { continue }
             guard abs(other.startTime - contact.startTime) <= settings.edgeReleaseTime,
-                inEdgeBand(other.start), (other.start.x < width / 2) == leftSide,
+                band == .top || edgeBand(of: other.start) == band,
                 distance(other.start, contact.start) <= settings.edgePairDistance
             else { continue }
             return true

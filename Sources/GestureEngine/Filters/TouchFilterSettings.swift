@@ -19,6 +19,12 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: width of the left and right bands (fraction of the surface width) where a
     /// new contact is held back as a possible palm (libinput: 8 %).
     public var edgeBandFraction: Double
+    /// Touchpads taller than ``topEdgeMinimumHeight`` (mm): height of the top band (fraction
+    /// of the surface height) where a new contact is held back like one in a side band; it
+    /// becomes a finger if it leaves the band downward within ``edgeReleaseTime`` (libinput:
+    /// 5 % on touchpads over 55 mm high). 0 = off.
+    public var topEdgeBandFraction: Double
+    public var topEdgeMinimumHeight: Double
     /// Touchpads: how long a contact that began in an edge band may take to move out of it
     /// toward the middle and count as a finger (libinput: 200 ms).
     public var edgeReleaseTime: Double
@@ -104,6 +110,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// is a thumb (libinput: 35 and 25 mm). 0 = off.
     public var thumbDiagonalWidth: Double
     public var thumbDiagonalHeight: Double
+    /// Touchpads: a contact seen in one frame only and down for less than this (s), with no
+    /// other finger down meanwhile, is no tap (it ends `cancelled`): labelled finger taps last
+    /// 43 ms and more, or come in 3 frames or more (a 14 ms playback tap); palms on the 2012
+    /// Cypress pads flicker as one-frame contacts of 13–17 ms. 0 = off.
+    public var minimumLoneTapDuration: Double
 
     public init(
         isEnabled: Bool = true,
@@ -111,6 +122,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmTouchMajor: Double = 25,
         palmPressureAtBegin: Double? = nil,
         edgeBandFraction: Double = 0.08,
+        topEdgeBandFraction: Double = 0.05,
+        topEdgeMinimumHeight: Double = 55,
         edgeReleaseTime: Double = 0.2,
         edgePairDistance: Double = 45,
         thumbBandFraction: Double = 0.15,
@@ -136,13 +149,16 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmReversalStep: Double = 1,
         palmReturnWait: Double = 0,
         thumbDiagonalWidth: Double = 35,
-        thumbDiagonalHeight: Double = 25
+        thumbDiagonalHeight: Double = 25,
+        minimumLoneTapDuration: Double = 0.025
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
         self.palmTouchMajor = palmTouchMajor
         self.palmPressureAtBegin = palmPressureAtBegin
         self.edgeBandFraction = edgeBandFraction
+        self.topEdgeBandFraction = topEdgeBandFraction
+        self.topEdgeMinimumHeight = topEdgeMinimumHeight
         self.edgeReleaseTime = edgeReleaseTime
         self.edgePairDistance = edgePairDistance
         self.thumbBandFraction = thumbBandFraction
@@ -169,6 +185,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmReturnWait = palmReturnWait
         self.thumbDiagonalWidth = thumbDiagonalWidth
         self.thumbDiagonalHeight = thumbDiagonalHeight
+        self.minimumLoneTapDuration = minimumLoneTapDuration
     }
 
     /// Everything off: the identity filter.
