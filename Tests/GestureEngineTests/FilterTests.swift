@@ -381,6 +381,14 @@ struct FilterTests {
         run.frame(0.58, [(2, .ended, 50, 30, 27)])
         run.frame(1.00, [])
         #expect(run.phases == ["1 began", "1 stationary", "1 cancelled", "2 began", "2 stationary", "2 ended"])
+        // A pad that declares pressure but never sends it (every contact at the kernel's
+        // initial 0) is not judged: its taps end.
+        var silent = FilterRun()
+        silent.frame(0.00, [(1, .began, 50, 30, 0)])
+        silent.frame(0.05, [(1, .moved, 50, 30, 0)])
+        silent.frame(0.08, [(1, .ended, 50, 30, 0)])
+        silent.frame(0.50, [])
+        #expect(silent.phases == ["1 began", "1 stationary", "1 ended"])
     }
 
     @Test("a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")

@@ -144,6 +144,7 @@ public struct TouchFilter: Sendable {
         spareTouches = []
         out.removeAll(keepingCapacity: true)
         for var touch in frame.touches {
+            if !pressureSeen, let pressure = touch.pressure, pressure > 0 { pressureSeen = true }
             if let delivered = aliases[touch.id] {
                 touch.id = delivered
                 if touch.phase == .ended || touch.phase == .cancelled { aliases[touch.id] = nil }
@@ -304,10 +305,15 @@ public struct TouchFilter: Sendable {
     /// Pressure").
     private func isTooLightToTap(_ contact: Contact) -> Bool {
         guard isTouchpad, let fraction = settings.tapMinimumPressureFraction, let maximum = pressureMaximum,
-            let pressure = contact.maximumPressure
+            let pressure = contact.maximumPressure, pressureSeen
         else { return false }
         return Double(pressure) < fraction * Double(maximum)
     }
+
+    /// Some contact reported a pressure above 0: the device's pressure channel works. A
+    /// device that declares a pressure axis but never sends it has every contact at the
+    /// kernel's initial 0, and no contact of it is judged too light.
+    private var pressureSeen = false
 
     /// Notes a sensor step of a contact; true when it has now jumped back and forth
     /// ``TouchFilterSettings/palmReversalCount`` times (touchpads reporting a position per
