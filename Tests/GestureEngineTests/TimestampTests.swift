@@ -23,4 +23,16 @@ struct TimestampTests {
         #expect(device.hasResolution == false)
         #expect(device.widthMillimeters == 100)
     }
+
+    @Test("without a resolution 6.3 units/mm, but no axis longer than 600 mm (HID's 0…32767)")
+    func fallbackSizeIsCapped() {
+        let screen = DeviceDescription(
+            name: "hid touchscreen", properties: [.direct],
+            axes: [EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 32767),
+                   EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 2520)]
+        )
+        #expect(abs(screen.widthMillimeters - 600) < 1e-9)
+        #expect(abs(screen.heightMillimeters - 400) < 1e-9)  // 2520 / 6.3: under the cap
+        #expect(abs(screen.physicalPoint(DevicePoint(x: 16, y: 0)).x - 16 * 600 / 32767) < 1e-9)
+    }
 }

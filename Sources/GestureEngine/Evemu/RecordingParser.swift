@@ -66,7 +66,8 @@ public enum RecordingParser {
                     line: nil,
                     message: "no device description; axis ranges inferred from the data ("
                         + inferredSummary(inferred) + "), resolution unknown, using "
-                        + "\(DeviceDescription.fallbackResolution) units/mm"
+                        + "\(DeviceDescription.fallbackResolution) units/mm (or what spreads an axis over "
+                        + "\(Int(DeviceDescription.fallbackMaximumSize)) mm)"
                 )
             )
         }

@@ -101,16 +101,23 @@ public struct DeviceDescription: Hashable, Sendable {
     /// Both position axes carry a resolution.
     public var hasResolution: Bool { (xAxis?.resolution ?? 0) > 0 && (yAxis?.resolution ?? 0) > 0 }
 
+    /// The largest surface (mm per axis) the fallback resolution may make: a 27-inch
+    /// monitor is 598 mm wide. Touchscreens that report no resolution often report HID's
+    /// normalised 0…32767 (5.2 m at 6.3 units/mm), where a finger's 16-unit wobble would be
+    /// 2.5 mm; such a range is spread over this size instead.
+    public static let fallbackMaximumSize = 600.0
+
     /// Units per millimetre on X, with the fallback when the device reports none.
-    public var resolutionX: Double {
-        let r = xAxis?.resolution ?? 0
-        return r > 0 ? Double(r) : DeviceDescription.fallbackResolution
-    }
+    public var resolutionX: Double { Self.resolution(of: xAxis) }
 
     /// Units per millimetre on Y, with the fallback when the device reports none.
-    public var resolutionY: Double {
-        let r = yAxis?.resolution ?? 0
-        return r > 0 ? Double(r) : DeviceDescription.fallbackResolution
+    public var resolutionY: Double { Self.resolution(of: yAxis) }
+
+    private static func resolution(of axis: AxisInfo?) -> Double {
+        let r = axis?.resolution ?? 0
+        if r > 0 { return Double(r) }
+        let range = Double((axis?.maximum ?? 0) - (axis?.minimum ?? 0))
+        return max(fallbackResolution, range / fallbackMaximumSize)
     }
 
     /// Surface width in millimetres.
