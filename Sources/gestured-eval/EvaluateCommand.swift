@@ -43,6 +43,7 @@ enum EvaluateCommand {
             case "edgeBand": settings.edgeBandFraction = value
             case "topEdgeBand": settings.topEdgeBandFraction = value
             case "minimumLoneTap": settings.minimumLoneTapDuration = value
+            case "edgeFingerMajor": settings.edgeFingerMajor = value
             case "edgeTime": settings.edgeReleaseTime = value
             case "thumbBand": settings.thumbBandFraction = value
             case "thumbRelease": settings.thumbReleaseDistance = value

@@ -38,6 +38,8 @@ private struct FilterRun {
     var starts: [UInt64: (PhysicalPoint, Timestamp)] = [:]
     /// Delivered touches, frame by frame (nil = frame dropped).
     var delivered: [[Touch]?] = []
+    /// Touch major (mm) reported for a touch id from now on.
+    var majors: [UInt64: Double] = [:]
 
     init(_ settings: TouchFilterSettings = TouchFilterSettings(), device: DeviceDescription = pad) {
         filter = TouchFilter(device: device, settings: settings)
@@ -54,7 +56,7 @@ private struct FilterRun {
             list.append(
                 Touch(
                     id: TouchID(id), phase: phase, position: position, previousPosition: positions[id] ?? position,
-                    startPosition: start.0, startTime: start.1, pressure: pressure))
+                    startPosition: start.0, startTime: start.1, pressure: pressure, touchMajorMillimeters: majors[id]))
             positions[id] = position
         }
         let frame = Frame(timestamp: time, touches: list, fingerCount: count, isButtonPressed: button)
@@ -125,6 +127,24 @@ struct FilterTests {
         run.frame(0.50, [(1, .ended, 20, 30, 20), (2, .ended, 80, 10, 20)])
         run.frame(0.60, [])
         #expect(run.phases == ["1 began", "1 moved", "1 ended"])
+    }
+
+    @Test("on a pad measuring contact size, a finger-sized contact resting in the edge band is a finger when it leaves")
+    func edgeFingerBySize() {
+        var run = FilterRun()
+        run.majors = [1: 12, 2: 20]
+        // Both rest 0.5 s in the bands, then move toward the middle: 1 measures 12 mm (a
+        // fingertip), 2 measures 20 mm (a palm edge, below the 25 mm palm size).
+        run.frame(0.00, [(1, .began, 3, 30, 20), (2, .began, 97, 30, 20)])
+        run.frame(0.50, [(1, .moved, 4, 30, 20), (2, .moved, 96, 30, 20)])
+        run.frame(0.60, [(1, .moved, 20, 30, 20), (2, .moved, 80, 30, 20)])
+        #expect(run.phases == ["1 began"])
+        // Without a size (a pad that reports none), the release time alone decides.
+        var unsized = FilterRun()
+        unsized.frame(0.00, [(1, .began, 3, 30, 20)])
+        unsized.frame(0.50, [(1, .moved, 4, 30, 20)])
+        unsized.frame(0.60, [(1, .moved, 20, 30, 20)])
+        #expect(unsized.phases.isEmpty)
     }
 
     @Test("two contacts landing together in one edge band are two fingers (a scroll from the edge)")

@@ -72,6 +72,9 @@ public struct TouchFilter: Sendable {
         /// The highest pressure it reported (device units); nil when it reported none (a
         /// device with `ABS_PRESSURE` only).
         var maximumPressure: Int32?
+        /// The largest touch major it reported (mm; nil when the device reports none or in
+        /// units that are not millimetres).
+        var maximumMajor: Double?
         /// The sensor step of the last frame when it was at least
         /// ``TouchFilterSettings/palmReversalStep`` (mm); how often the contact jumped back.
         var lastStep: PhysicalPoint?
@@ -396,12 +399,14 @@ public struct TouchFilter: Sendable {
             }
             if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.noTap = true }
             contact.maximumPressure = touch.pressure
+            if sizesTrusted { contact.maximumMajor = touch.touchMajorMillimeters }
             contact.accompanied = !fakes.isEmpty || !pendingLifts.isEmpty || contacts.values.contains { $0.role == .finger }
             contacts[touch.id] = contact
             if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
             guard var contact = contacts[touch.id] else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
+            if sizesTrusted, let major = touch.touchMajorMillimeters { contact.maximumMajor = max(contact.maximumMajor ?? major, major) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y
             contact.travel += (dx * dx + dy * dy).squareRoot()
@@ -456,8 +461,12 @@ public struct TouchFilter: Sendable {
                     return
                 }
                 if !inEdgeBand(touch.position) {
-                    // Out toward the middle in time: a finger. Too late: a palm that wandered.
-                    if now - contact.startTime <= settings.edgeReleaseTime {
+                    // Out toward the middle in time: a finger. Too late: a palm that wandered —
+                    // unless the pad measures contact size and this one stayed finger-sized
+                    // (a finger resting at the edge before it moves).
+                    if now - contact.startTime <= settings.edgeReleaseTime
+                        || (contact.maximumMajor ?? .infinity) < settings.edgeFingerMajor
+                    {
                         out.append(release(touch, &contact, at: now))
                         return
                     }

@@ -25,6 +25,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// 5 % on touchpads over 55 mm high). 0 = off.
     public var topEdgeBandFraction: Double
     public var topEdgeMinimumHeight: Double
+    /// Touchpads that report contact size in mm: a contact held in an edge band whose touch
+    /// major stayed below this (mm) is a finger when it leaves the band, however long it
+    /// rested there (fingertips measure 8–14 mm, a robot's finger 12.7 mm at the most, a palm
+    /// 25 mm and more). 0 = off: the edge release time alone decides.
+    public var edgeFingerMajor: Double
     /// Touchpads: how long a contact that began in an edge band may take to move out of it
     /// toward the middle and count as a finger (libinput: 200 ms).
     public var edgeReleaseTime: Double
@@ -124,6 +129,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         edgeBandFraction: Double = 0.08,
         topEdgeBandFraction: Double = 0.05,
         topEdgeMinimumHeight: Double = 55,
+        edgeFingerMajor: Double = 15,
         edgeReleaseTime: Double = 0.2,
         edgePairDistance: Double = 45,
         thumbBandFraction: Double = 0.15,
@@ -159,6 +165,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.edgeBandFraction = edgeBandFraction
         self.topEdgeBandFraction = topEdgeBandFraction
         self.topEdgeMinimumHeight = topEdgeMinimumHeight
+        self.edgeFingerMajor = edgeFingerMajor
         self.edgeReleaseTime = edgeReleaseTime
         self.edgePairDistance = edgePairDistance
         self.thumbBandFraction = thumbBandFraction
