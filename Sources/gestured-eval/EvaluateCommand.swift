@@ -44,6 +44,8 @@ enum EvaluateCommand {
             case "topEdgeBand": settings.topEdgeBandFraction = value
             case "minimumLoneTap": settings.minimumLoneTapDuration = value
             case "edgeFingerMajor": settings.edgeFingerMajor = value
+            case "sensorJump": settings.sensorJumpStep = value
+            case "box": settings.boxSize = value
             case "edgeTime": settings.edgeReleaseTime = value
             case "thumbBand": settings.thumbBandFraction = value
             case "thumbRelease": settings.thumbReleaseDistance = value

@@ -558,6 +558,31 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "1 moved"])
     }
 
+    @Test("on the Cypress pads a resting palm's jumps and wobble move nothing delivered")
+    func cypressPalmWobble() {
+        let cypress = DeviceDescription(
+            name: "", properties: [.pointer],
+            axes: [
+                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
+                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
+                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
+                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+            ])
+        // y jumps 2.4 mm between still frames, x wobbles 0.8 mm: the first pad's delivered
+        // position stays within a millimetre; the same path on the test pad moves it.
+        let ys: [Double] = [46.5, 46.5, 48.9, 48.9, 46.5, 46.5, 48.9, 46.5, 48.9, 46.5]
+        let xs: [Double] = [89.0, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0]
+        func travel(_ device: DeviceDescription) -> Double {
+            var run = FilterRun(TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0), device: device)
+            run.frame(0.0, [(1, .began, 89, 46.5, 40)])
+            for k in ys.indices { run.frame(0.02 * Double(k + 1), [(1, .moved, xs[k], ys[k], 40)]) }
+            let delivered = run.delivered.compactMap { $0 }.flatMap { $0 }
+            return zip(delivered, delivered.dropFirst()).reduce(0) { $0 + distance($1.0.position, $1.1.position) }
+        }
+        #expect(travel(cypress) < 1)
+        #expect(travel(pad) > 10)
+    }
+
     @Test("the Cypress quirk matches the 1280×680 pads and makes a contact landing at 63 a palm")
     func cypressQuirk() {
         let cypress = DeviceDescription(
@@ -570,6 +595,9 @@ struct FilterTests {
             ])
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).sensorJumpStep == 1)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).boxSize == 1)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).boxSize == 0)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
         var run = FilterRun(device: cypress)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])

@@ -24,6 +24,12 @@ public struct DeviceQuirk: Sendable {
                 // A palm landing touches briefly, saturated, lifts, and comes back already
                 // at 63 a little later: wait for that return before a saturated touch taps.
                 if settings.palmReturnWait == 0 { settings.palmReturnWait = 0.15 }
+                // The ChromiumOS library's own settings for this pad (xorg-conf
+                // 50-touchpad-cmt-lumpy.conf, "cyapa"): a sensor jump filter of 1 mm and a
+                // 1 × 1 mm box. A palm's centre jumps back and forth by 1–3 mm between still
+                // frames and wobbles by up to a millimetre while it moves.
+                if settings.sensorJumpStep == 0 { settings.sensorJumpStep = 1 }
+                if settings.boxSize == 0 { settings.boxSize = 1 }
             }
         )
     ]

@@ -56,6 +56,10 @@ public struct TouchFilter: Sendable {
         var startTime: Timestamp
         var travel: Double
         var hysteresis: PositionHysteresis
+        /// Sensor jumps taken out of its motion (off unless ``TouchFilterSettings/sensorJumpStep``).
+        var jump = SensorJumpFilter(minimumStep: 0)
+        /// Used instead of ``hysteresis`` where ``TouchFilterSettings/boxSize`` is set.
+        var box: BoxFilter?
         /// The position last delivered (for `previousPosition`).
         var delivered: PhysicalPoint
         /// Times this contact vanished and came back.
@@ -380,6 +384,8 @@ public struct TouchFilter: Sendable {
             let hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
             var contact = Contact(
                 role: .finger, start: touch.position, startTime: now, travel: 0, hysteresis: hysteresis, delivered: touch.position)
+            contact.jump = SensorJumpFilter(minimumStep: settings.sensorJumpStep)
+            _ = contact.jump.update(touch.position)
             if isPalm(touch) || beginsPressing(touch) || lastPalms.contains(where: {
                 now - $0.time <= settings.palmMemoryTime && distance($0.position, touch.position) <= settings.palmMemoryDistance
             }) {
@@ -413,6 +419,7 @@ public struct TouchFilter: Sendable {
             defer { contacts[touch.id] = contact }
             let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
             contact.reports += 1
+            _ = contact.jump.update(touch.position)
             if !alone { contact.accompanied = true }
             if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
                 let wasDelivered = contact.role == .finger
@@ -775,7 +782,10 @@ public struct TouchFilter: Sendable {
     /// A held-back contact becomes a finger: delivered as beginning here and now.
     private func release(_ touch: Touch, _ contact: inout Contact, at now: Timestamp) -> Touch {
         contact.role = .finger
+        contact.jump = SensorJumpFilter(minimumStep: settings.sensorJumpStep)
+        _ = contact.jump.update(touch.position)
         contact.hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
+        contact.box = nil
         contact.delivered = touch.position
         var began = touch
         began.phase = .began
@@ -789,7 +799,9 @@ public struct TouchFilter: Sendable {
     private func deliver(_ touch: Touch, _ contact: inout Contact) -> Touch {
         var out = touch
         out.previousPosition = contact.delivered
-        out.position = contact.hysteresis.update(touch.position)
+        let unjumped = contact.jump.position(for: touch.position)
+        if contact.box == nil && settings.boxSize > 0 { contact.box = BoxFilter(size: settings.boxSize, position: contact.delivered) }
+        out.position = contact.box != nil ? contact.box!.update(unjumped) : contact.hysteresis.update(unjumped)
         if out.phase == .moved && out.position == out.previousPosition { out.phase = .stationary }
         if out.phase == .stationary && out.position != out.previousPosition { out.phase = .moved }
         contact.delivered = out.position

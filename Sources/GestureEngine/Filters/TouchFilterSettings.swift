@@ -120,6 +120,14 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// 43 ms and more, or come in 3 frames or more (a 14 ms playback tap); palms on the 2012
     /// Cypress pads flicker as one-frame contacts of 13–17 ms. 0 = off.
     public var minimumLoneTapDuration: Double
+    /// Sensor jumps (``SensorJumpFilter``): a step of at least this many mm on an axis that
+    /// turns back or comes suddenly moves the sensor position, not the delivered one. 0 = off
+    /// (the default); the Cypress quirk sets 1 mm, as the ChromiumOS library does for it.
+    public var sensorJumpStep: Double
+    /// A box of this size (mm) filters every delivered contact, moving or not (``BoxFilter``),
+    /// in place of the position hysteresis. 0 = off (the default); the Cypress quirk sets
+    /// 1 mm, as the ChromiumOS library does for it.
+    public var boxSize: Double
 
     public init(
         isEnabled: Bool = true,
@@ -156,7 +164,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmReturnWait: Double = 0,
         thumbDiagonalWidth: Double = 35,
         thumbDiagonalHeight: Double = 25,
-        minimumLoneTapDuration: Double = 0.025
+        minimumLoneTapDuration: Double = 0.025,
+        sensorJumpStep: Double = 0,
+        boxSize: Double = 0
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -193,6 +203,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.thumbDiagonalWidth = thumbDiagonalWidth
         self.thumbDiagonalHeight = thumbDiagonalHeight
         self.minimumLoneTapDuration = minimumLoneTapDuration
+        self.sensorJumpStep = sensorJumpStep
+        self.boxSize = boxSize
     }
 
     /// Everything off: the identity filter.
