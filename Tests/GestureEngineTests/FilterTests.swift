@@ -106,6 +106,26 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "1 moved", "1 cancelled"])
     }
 
+    @Test("with dropsConfirmedMotion a contact confirmed alone moves on from where it landed; a second finger keeps its motion")
+    func confirmedMotionDropped() {
+        let settings = TouchFilterSettings(dropsConfirmedMotion: true)
+        var run = FilterRun(settings)
+        run.frame(0.00, [(1, .began, 50, 30, 20)])
+        run.frame(0.10, [(1, .moved, 55, 30, 20)])
+        run.frame(0.20, [(1, .moved, 56, 30, 20)])
+        run.frame(0.25, [(1, .moved, 60, 30, 20)])
+        let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position.x)
+        // Held at 50 until 0.15 s; the 6 mm moved by then are dropped, the 4 mm after come.
+        #expect(positions == [50, 50, 50, 54])
+        // A second finger landing ends the confirmation and the first keeps what it moved.
+        var pair = FilterRun(settings)
+        pair.frame(0.00, [(1, .began, 50, 30, 20)])
+        pair.frame(0.10, [(1, .moved, 55, 30, 20), (2, .began, 30, 30, 20)])
+        pair.frame(0.12, [(1, .moved, 56, 30, 20), (2, .moved, 31, 30, 20)])
+        let first = pair.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
+        #expect(first.last == 56)
+    }
+
     @Test("a new contact's motion waits palmConfirmTime (pressure range known): a palm moves nothing")
     func palmConfirmation() {
         var run = FilterRun()
@@ -598,6 +618,8 @@ struct FilterTests {
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).sensorJumpStep == 1)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).boxSize == 1)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).boxSize == 0)
+        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).dropsConfirmedMotion)
+        #expect(!DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).dropsConfirmedMotion)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
         var run = FilterRun(device: cypress)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])

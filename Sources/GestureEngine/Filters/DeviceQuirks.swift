@@ -30,6 +30,9 @@ public struct DeviceQuirk: Sendable {
                 // frames and wobbles by up to a millimetre while it moves.
                 if settings.sensorJumpStep == 0 { settings.sensorJumpStep = 1 }
                 if settings.boxSize == 0 { settings.boxSize = 1 }
+                // A palm landing slides up to 5 mm before its pressure shows it: what a lone
+                // contact moved during its palm confirmation is not delivered.
+                settings.dropsConfirmedMotion = true
             }
         )
     ]

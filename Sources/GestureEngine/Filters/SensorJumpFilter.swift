@@ -34,10 +34,9 @@ public struct SensorJumpFilter: Hashable, Sendable {
 
     /// Feeds the sensor position of the next frame; returns the position to deliver.
     public mutating func update(_ raw: PhysicalPoint) -> PhysicalPoint {
-        guard minimumStep > 0 else { return raw }
-        guard let previous = last else {
+        guard minimumStep > 0, let previous = last else {
             last = raw
-            return raw
+            return position(for: raw)
         }
         let step = PhysicalPoint(x: raw.x - previous.x, y: raw.y - previous.y)
         // A step is judged against the one before it: from the third position on.
@@ -49,6 +48,12 @@ public struct SensorJumpFilter: Hashable, Sendable {
         lastStep = step
         hasStep = true
         return PhysicalPoint(x: raw.x + offset.x, y: raw.y + offset.y)
+    }
+
+    /// Takes everything the sensor moved so far out: `raw` is delivered as `position` from
+    /// now on (a contact whose held-back motion is dropped).
+    public mutating func rebase(_ raw: PhysicalPoint, to position: PhysicalPoint) {
+        offset = PhysicalPoint(x: position.x - raw.x, y: position.y - raw.y)
     }
 
     /// The position to deliver for `raw` without judging a step (a lift's last position).

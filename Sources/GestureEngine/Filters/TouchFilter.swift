@@ -457,6 +457,14 @@ public struct TouchFilter: Sendable {
                     out.append(held)
                     return
                 }
+                if let until = contact.confirmUntil {
+                    contact.confirmUntil = nil
+                    // Confirmed alone: what it moved while held back is dropped, not delivered
+                    // as one jump (a palm not yet heavy enough moves on from where it was).
+                    if now >= until && settings.dropsConfirmedMotion {
+                        contact.jump.rebase(touch.position, to: contact.delivered)
+                    }
+                }
                 out.append(deliver(touch, &contact))
             case .edgeCandidate:
                 if isPalm(touch) {

@@ -128,6 +128,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// in place of the position hysteresis. 0 = off (the default); the Cypress quirk sets
     /// 1 mm, as the ChromiumOS library does for it.
     public var boxSize: Double
+    /// A contact confirmed alone after ``palmConfirmTime`` moves on from where it landed: the
+    /// motion held back meanwhile is dropped instead of delivered as one jump. Off by default
+    /// (a quick flick would lose its start); the Cypress quirk sets it, whose palms move 5 mm
+    /// and more before their pressure shows them.
+    public var dropsConfirmedMotion: Bool
 
     public init(
         isEnabled: Bool = true,
@@ -166,7 +171,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         thumbDiagonalHeight: Double = 25,
         minimumLoneTapDuration: Double = 0.025,
         sensorJumpStep: Double = 0,
-        boxSize: Double = 0
+        boxSize: Double = 0,
+        dropsConfirmedMotion: Bool = false
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -205,6 +211,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.minimumLoneTapDuration = minimumLoneTapDuration
         self.sensorJumpStep = sensorJumpStep
         self.boxSize = boxSize
+        self.dropsConfirmedMotion = dropsConfirmedMotion
     }
 
     /// Everything off: the identity filter.
