@@ -106,7 +106,7 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "1 moved", "1 cancelled"])
     }
 
-    @Test("with dropsConfirmedMotion a contact confirmed alone moves on from where it landed; a second finger keeps its motion")
+    @Test("with dropsConfirmedMotion a contact confirmed moves on from where it landed, alone or joined by a second finger")
     func confirmedMotionDropped() {
         let settings = TouchFilterSettings(dropsConfirmedMotion: true)
         var run = FilterRun(settings)
@@ -117,13 +117,22 @@ struct FilterTests {
         let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position.x)
         // Held at 50 until 0.15 s; the 6 mm moved by then are dropped, the 4 mm after come.
         #expect(positions == [50, 50, 50, 54])
-        // A second finger landing ends the confirmation and the first keeps what it moved.
+        // A second finger landing ends the confirmation early: the first drops what it moved
+        // while held back too, and moves on with the second.
         var pair = FilterRun(settings)
         pair.frame(0.00, [(1, .began, 50, 30, 20)])
         pair.frame(0.10, [(1, .moved, 55, 30, 20), (2, .began, 30, 30, 20)])
         pair.frame(0.12, [(1, .moved, 56, 30, 20), (2, .moved, 31, 30, 20)])
+        pair.frame(0.14, [(1, .moved, 60, 30, 20), (2, .moved, 35, 30, 20)])
         let first = pair.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
-        #expect(first.last == 56)
+        #expect(first == [50, 50, 50, 54])
+        // Without the setting the held motion comes through at once.
+        var keep = FilterRun()
+        keep.frame(0.00, [(1, .began, 50, 30, 20)])
+        keep.frame(0.10, [(1, .moved, 55, 30, 20), (2, .began, 30, 30, 20)])
+        keep.frame(0.12, [(1, .moved, 56, 30, 20), (2, .moved, 31, 30, 20)])
+        let kept = keep.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
+        #expect(kept.last == 56)
     }
 
     @Test("a new contact's motion waits palmConfirmTime (pressure range known): a palm moves nothing")

@@ -457,11 +457,12 @@ public struct TouchFilter: Sendable {
                     out.append(held)
                     return
                 }
-                if let until = contact.confirmUntil {
+                if contact.confirmUntil != nil {
                     contact.confirmUntil = nil
-                    // Confirmed alone: what it moved while held back is dropped, not delivered
-                    // as one jump (a palm not yet heavy enough moves on from where it was).
-                    if now >= until && settings.dropsConfirmedMotion {
+                    // Confirmed (alone, or joined by a second finger): what it moved while held
+                    // back is dropped, not delivered as one jump (a palm not yet heavy enough
+                    // moves on from where it was).
+                    if settings.dropsConfirmedMotion {
                         contact.jump.rebase(touch.position, to: contact.delivered)
                     }
                 }
@@ -790,8 +791,9 @@ public struct TouchFilter: Sendable {
     /// A held-back contact becomes a finger: delivered as beginning here and now.
     private func release(_ touch: Touch, _ contact: inout Contact, at now: Timestamp) -> Touch {
         contact.role = .finger
-        contact.jump = SensorJumpFilter(minimumStep: settings.sensorJumpStep)
-        _ = contact.jump.update(touch.position)
+        // Delivered from here on; the sensor jump filter keeps judging steps against the ones
+        // it saw while the contact was held back.
+        contact.jump.rebase(touch.position, to: touch.position)
         contact.hysteresis = PositionHysteresis(radius: settings.hysteresis, position: touch.position)
         contact.box = nil
         contact.delivered = touch.position
