@@ -260,6 +260,17 @@ struct FilterTests {
         #expect(off.phases == ["1 began", "1 ended"])
     }
 
+    @Test("a quick touch in a band while a palm is on the pad is no tap")
+    func noBandTapBesidePalm() {
+        var run = FilterRun()
+        // A palm (palm pressure) rests in the middle; a light touch brushes the left band.
+        run.frame(0.00, [(1, .began, 50, 30, 200)])
+        run.frame(0.50, [(1, .stationary, 50, 30, 200), (2, .began, 3, 30, 20)])
+        run.frame(0.56, [(1, .stationary, 50, 30, 200), (2, .ended, 3, 30, 20)])
+        run.frame(0.70, [(1, .stationary, 50, 30, 200)])
+        #expect(run.phases.isEmpty)
+    }
+
     @Test("a quick still touch in a band is delivered after all, as a tap there")
     func tapInBand() {
         var run = FilterRun()

@@ -546,7 +546,9 @@ public struct TouchFilter: Sendable {
                 // A quick, still touch in a band is a tap there, not a palm or a thumb.
                 var tap: [Touch] = []
                 // (A contact that was down while the button was pressed clicked: no tap.)
+                // (Nor does one beside a palm on the pad: the same hand's edge brushing it.)
                 if touch.phase == .ended, !(contact.pressedButton && settings.clicksCancelTouches), !contact.noTap,
+                    !contacts.values.contains(where: { $0.role == .palm }),
                     now - contact.startTime <= settings.heldTapDuration,
                     distance(touch.position, contact.start) <= settings.heldTapMovement
                 {
