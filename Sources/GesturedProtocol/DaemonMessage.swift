@@ -115,7 +115,7 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
     /// Number of multitouch slots.
     public var slots: Int
     /// True when the device reports no resolution and no size is configured: millimetres
-    /// are estimated (6.3 units/mm, at most 600 mm an axis) and thresholds are approximate.
+    /// are estimated (a touchpad 69 × 50 mm, else 6.3 units/mm, at most 600 mm an axis) and thresholds are approximate.
     public var approximateUnits: Bool
     /// Names of the gestures configured for this device, in engine order.
     public var gestures: [String]

@@ -152,7 +152,9 @@ public enum RecordingParser {
         codes.insert(.synReport)
         var properties: Set<InputProperty> = []
         if codes.contains(.btnToolFinger) { properties.insert(.pointer) }
-        return DeviceDescription(name: name, properties: properties, codes: codes, axes: axes)
+        var device = DeviceDescription(name: name, properties: properties, codes: codes, axes: axes)
+        device.rangesAreInferred = true
+        return device
     }
 
     private static func inferredSummary(_ device: DeviceDescription) -> String {

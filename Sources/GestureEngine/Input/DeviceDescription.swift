@@ -51,6 +51,9 @@ public struct DeviceDescription: Hashable, Sendable {
     public var codes: Set<EventUsage>
     /// Absolute axes keyed by `EV_ABS` code.
     public var axes: [UInt16: AxisInfo]
+    /// The axis ranges were inferred from a recording's events (no description): they span
+    /// where the fingers went, not the surface, so no physical size is assumed from them.
+    public var rangesAreInferred = false
     /// Configured calibration of positions (`Calibration=` in gestured.conf, or udev's
     /// `LIBINPUT_CALIBRATION_MATRIX`); nil = positions as the device reports them.
     public var calibration: Calibration?
@@ -107,17 +110,23 @@ public struct DeviceDescription: Hashable, Sendable {
     /// 2.5 mm; such a range is spread over this size instead.
     public static let fallbackMaximumSize = 600.0
 
+    /// The size (mm) assumed for a touchpad that reports no resolution: libinput's
+    /// `tp_init_default_resolution` assumes 69 × 50 mm, "the majority of touchpads that
+    /// trigger all these conditions are old ones". At 6.3 units/mm an ALPS pad was 317 mm wide.
+    public static let fallbackTouchpadSize = (width: 69.0, height: 50.0)
+
     /// Units per millimetre on X, with the fallback when the device reports none.
-    public var resolutionX: Double { Self.resolution(of: xAxis) }
+    public var resolutionX: Double { resolution(of: xAxis, touchpadSize: Self.fallbackTouchpadSize.width) }
 
     /// Units per millimetre on Y, with the fallback when the device reports none.
-    public var resolutionY: Double { Self.resolution(of: yAxis) }
+    public var resolutionY: Double { resolution(of: yAxis, touchpadSize: Self.fallbackTouchpadSize.height) }
 
-    private static func resolution(of axis: AxisInfo?) -> Double {
+    private func resolution(of axis: AxisInfo?, touchpadSize: Double) -> Double {
         let r = axis?.resolution ?? 0
         if r > 0 { return Double(r) }
         let range = Double((axis?.maximum ?? 0) - (axis?.minimum ?? 0))
-        return max(fallbackResolution, range / fallbackMaximumSize)
+        if !rangesAreInferred && range > 0 && kind == .touchpad { return range / touchpadSize }
+        return max(Self.fallbackResolution, range / Self.fallbackMaximumSize)
     }
 
     /// Surface width in millimetres.

@@ -68,7 +68,8 @@ public enum EmbeddedResources {
 # Touches beyond this count are ignored (count).
 #MaxTouches=10
 # Physical size in millimetres, for devices that report no resolution (no default: the
-# kernel's resolution is used, else 6.3 units/mm — or more, so that no axis spans over 600 mm — and
+# kernel's resolution is used, else a touchpad is taken as 69 × 50 mm, as libinput does, and
+# anything else is measured at 6.3 units/mm — or more, so that no axis spans over 600 mm — and
 # events say approximate_units).
 # WidthMM=293.5
 # HeightMM=165
