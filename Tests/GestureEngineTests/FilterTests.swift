@@ -260,6 +260,20 @@ struct FilterTests {
         #expect(off.phases == ["1 began", "1 ended"])
     }
 
+    @Test("a contact in a side band landing with a finger just outside it is a finger; a lone one stays held")
+    func edgePartnerOutsideBand() {
+        var run = FilterRun()
+        // 1 in the right band (x > 92 mm), 2 lands 0.4 mm outside it 30 ms later, 25 mm below.
+        run.frame(0.00, [(1, .began, 95, 20, 20)])
+        run.frame(0.03, [(1, .stationary, 95, 20, 20), (2, .began, 91.6, 45, 20)])
+        run.frame(0.30, [(1, .moved, 94, 20, 20), (2, .moved, 90.6, 45, 20)])
+        #expect(run.phases.contains("1 began"))
+        var lone = FilterRun()
+        lone.frame(0.00, [(1, .began, 95, 20, 20)])
+        lone.frame(0.30, [(1, .moved, 94, 20, 20)])
+        #expect(!lone.phases.contains("1 began"))
+    }
+
     @Test("a quick touch in a band while a palm is on the pad is no tap")
     func noBandTapBesidePalm() {
         var run = FilterRun()

@@ -774,15 +774,14 @@ public struct TouchFilter: Sendable {
         }
     }
 
-    /// Two contacts landing together in the same edge band, close to each other, are two
-    /// fingers starting a scroll from the edge ("scroll from right to left"); palms land one
-    /// at a time, or on opposite sides.
+    /// A contact held in an edge band that landed together with another finger close to it
+    /// (in the band too, or just outside it) is one of two fingers starting a scroll from the
+    /// edge ("scroll from right to left", "scroll down" from the top edge); palms land one at
+    /// a time, or on opposite sides.
     private func hasEdgePartner(_ id: TouchID, _ contact: Contact) -> Bool {
-        guard let band = edgeBand(of: contact.start) else { return false }
         for (otherID, other) in contacts where otherID != id {
             guard other.role == .edgeCandidate || other.role == .finger else { continue }
             guard abs(other.startTime - contact.startTime) <= settings.edgeReleaseTime,
-                band == .top || edgeBand(of: other.start) == band,
                 distance(other.start, contact.start) <= settings.edgePairDistance
             else { continue }
             return true
