@@ -50,4 +50,35 @@ struct GesturePipelineTests {
         #expect(Self.pinchStates(downOutputs).last == .cancelled)
         #expect(ConsistencyChecker.check(downOutputs, requireClosed: true).isEmpty)
     }
+
+    /// Three fingers on the clickpad that rest `rest` seconds, then sweep 30 mm left in 1 s
+    /// (a slow start: 3 mm by 0.5 s after landing, below the swipe's minimum movement then).
+    static func restingSwipe(rest: Double, device: DeviceDescription) -> [RawEvent] {
+        var synthesizer = GestureSynthesizer(device: device)
+        let strokes = [30.0, 50.0, 70.0].map { x in
+            GestureScript.Stroke(keyframes: [
+                .init(time: 0, position: PhysicalPoint(x: x, y: 40)),
+                .init(time: rest, position: PhysicalPoint(x: x, y: 40)),
+                .init(time: rest + 1, position: PhysicalPoint(x: x - 30, y: 40)),
+            ])
+        }
+        return synthesizer.events(for: GestureScript(strokes: strokes))
+    }
+
+    @Test("the shipped touchpad three-finger swipe takes fingers that settle 0.4 s and start slowly, within 1 s")
+    func settledSwipe() throws {
+        let device = try Self.clickpad()
+        let configuration = Replay.shippedConfiguration.engineConfiguration(for: device, kind: .touchpad)
+        func swipes(rest: Double) -> [String] {
+            var pipeline = GesturePipeline(node: "test", device: device, configuration: configuration)
+            var outputs = pipeline.feed(Self.restingSwipe(rest: rest, device: device))
+            outputs += pipeline.finishReplay()
+            return outputs.compactMap { output in
+                guard case .gesture(let event) = output, event.kind == .swipe else { return nil }
+                return "\(event.name) \(event.state.rawValue)"
+            }
+        }
+        #expect(swipes(rest: 0.4) == ["touchpad-three-finger-swipe recognized"])
+        #expect(swipes(rest: 1.2).isEmpty)
+    }
 }

@@ -316,17 +316,21 @@ Kind=tap
 DeviceKinds=touchpad
 Fingers=3
 
+# Three or four fingers are placed and settle before they sweep: a touchpad swipe may
+# take 1 s from the last finger landing (UIKit's 0.5 s is a phone flick).
 [Gesture touchpad-three-finger-swipe]
 Kind=swipe
 DeviceKinds=touchpad
 Directions=left,right,up,down
 Fingers=3
+MaximumDuration=1s
 
 [Gesture touchpad-four-finger-swipe]
 Kind=swipe
 DeviceKinds=touchpad
 Directions=left,right,up,down
 Fingers=4
+MaximumDuration=1s
 
 [Gesture touchpad-pinch]
 Kind=pinch
