@@ -463,6 +463,16 @@ struct FilterTests {
         silent.frame(0.08, [(1, .ended, 50, 30, 0)])
         silent.frame(0.50, [])
         #expect(silent.phases == ["1 began", "1 stationary", "1 ended"])
+        // A contact whose slot never sent a pressure (nil) pressed the kernel's initial 0, once
+        // the pad's pressure channel is known to work: no tap.
+        var unsent = FilterRun()
+        unsent.frame(0.00, [(1, .began, 50, 30, 40)])
+        unsent.frame(0.05, [(1, .ended, 50, 30, 40)])
+        unsent.frame(0.50, [(2, .began, 20, 30, nil)])
+        unsent.frame(0.55, [(2, .stationary, 20, 30, nil)])
+        unsent.frame(0.58, [(2, .ended, 20, 30, nil)])
+        unsent.frame(1.00, [])
+        #expect(unsent.phases == ["1 began", "1 ended", "2 began", "2 stationary", "2 cancelled"])
     }
 
     @Test("a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")

@@ -34,22 +34,6 @@ struct FrameAssemblerProtocolBTests {
         #expect(frames.allSatisfy { !$0.isSynthetic })
     }
 
-    @Test("a slot that never reported a pressure presses the kernel's initial 0; a device without the axis reports none until one is sent")
-    func unreportedPressure() throws {
-        var script = EventScript()
-        script.down(slot: 1, id: 9, x: 100, y: 200)
-        script.syn()
-        script.abs(.absMTSlot, 1)
-        script.abs(.absMTPressure, 40)
-        script.syn()
-        var assembler = FrameAssembler(device: TestDevices.touchscreen)
-        let touches = assembler.frames(script.events).flatMap(\.touches)
-        #expect(touches.map(\.pressure) == [0, 40])
-        var clickpad = FrameAssembler(device: TestDevices.clickpad)
-        let none = clickpad.frames(script.events).flatMap(\.touches)
-        #expect(none.map(\.pressure) == [nil, 40])
-    }
-
     @Test("a contact whose slot never reported a coordinate waits for it, or 50 ms, instead of appearing at 0")
     func unplacedContact() throws {
         // A recording that starts with a finger down: Y was sent before it began.

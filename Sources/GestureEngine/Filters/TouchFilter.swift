@@ -312,14 +312,16 @@ public struct TouchFilter: Sendable {
     /// Pressure").
     private func isTooLightToTap(_ contact: Contact) -> Bool {
         guard isTouchpad, let fraction = settings.tapMinimumPressureFraction, let maximum = pressureMaximum,
-            let pressure = contact.maximumPressure, pressureSeen
+            pressureSeen
         else { return false }
-        return Double(pressure) < fraction * Double(maximum)
+        // A contact whose slot never sent a pressure pressed the kernel's initial 0 (a
+        // pressure equal to the slot's value is never sent; in a recording that starts
+        // mid-session, what the slot's last contact ended with).
+        return Double(contact.maximumPressure ?? 0) < fraction * Double(maximum)
     }
 
     /// Some contact reported a pressure above 0: the device's pressure channel works. A
-    /// device that declares a pressure axis but never sends it has every contact at the
-    /// kernel's initial 0, and no contact of it is judged too light.
+    /// device that declares a pressure axis but never sends it is not judged by pressure.
     private var pressureSeen = false
 
     /// Notes a sensor step of a contact; true when it has now jumped back and forth

@@ -193,14 +193,9 @@ public struct FrameAssembler: Sendable {
         }
         slots = Array(repeating: Slot(), count: mode == .protocolB ? max(1, device.slotCount) : 1)
         if mode == .protocolB {
-            // A slot's pressure starts at the kernel's initial 0, which is never sent either:
-            // a contact whose slot never reports a pressure pressed 0 (or, in a recording
-            // that starts mid-session, what the slot's last contact ended with).
-            let pressureStart: Int32? = device.axis(.absMTPressure) != nil ? 0 : nil
             for index in slots.indices {
                 slots[index].xKnown = false
                 slots[index].yKnown = false
-                slots[index].pressure = pressureStart
             }
         }
         let fingerCodes: [EventUsage] = [
