@@ -132,7 +132,12 @@ public actor InputHub {
              ("gestures", "\(configuration.recognizers.count)")]
         )
         if !setup.device.hasResolution {
-            logger.warning("Device reports no resolution; millimetres are estimated at 6.3 units/mm, set WidthMM=/HeightMM= in gestured.conf", [("device.node", node)])
+            let estimate = kind == .touchpad
+                ? "as a 69 × 50 mm touchpad"
+                : "at \(DeviceDescription.fallbackResolution) units/mm (at most \(Int(DeviceDescription.fallbackMaximumSize)) mm an axis)"
+            logger.warning(
+                "Device reports no resolution; millimetres are estimated \(estimate), set WidthMM=/HeightMM= in gestured.conf",
+                [("device.node", node), ("device.width_mm", "\(setup.device.widthMillimeters)"), ("device.height_mm", "\(setup.device.heightMillimeters)")])
         }
         updateStatus()
     }
