@@ -126,6 +126,14 @@ public actor InputHub {
         let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
+        // Fingers already down (the daemon restarted, or the device was opened mid-touch)
+        // begin now, where they are, instead of when they first move.
+        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        if !initial.isEmpty {
+            publish(session.pipeline.feed(initial), from: session)
+            logger.info("Touches already down when the device was opened", [("device.node", node)])
+            rearmTimer()
+        }
         logger.notice(
             "Device added",
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),

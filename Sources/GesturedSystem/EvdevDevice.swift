@@ -94,6 +94,51 @@ public final class EvdevDevice: @unchecked Sendable {
         self.description = description
     }
 
+    /// The touches already down and keys already held when the device was opened, as one
+    /// frame of events stamped `time` (empty when nothing is down). The kernel sends only
+    /// changes: a finger resting on the surface when the daemon starts would otherwise be
+    /// unknown until it moves, and its coordinates that never change never arrive. libevdev
+    /// read the state at open (`EVIOCGMTSLOTS`, `EVIOCGKEY`); this replays it for
+    /// ``FrameAssembler`` the way a `SYN_DROPPED` resync does. Nothing for protocol-A devices
+    /// (mtdev keeps its own state).
+    public func initialStateEvents(at time: Timestamp) -> [RawEvent] {
+        guard let handle, converter == nil else { return [] }
+        var events: [RawEvent] = []
+        func add(_ usage: EventUsage, _ value: Int32) { events.append(RawEvent(time: time, usage: usage, value: value)) }
+        let abs = UInt32(EventUsage.evAbs)
+        let slots = libevdev_get_num_slots(handle)
+        if slots > 0 {
+            let perSlot: [EventUsage] = [
+                .absMTPositionX, .absMTPositionY, .absMTPressure, .absMTTouchMajor, .absMTTouchMinor,
+                .absMTOrientation, .absMTToolType,
+            ].filter { libevdev_has_event_code(handle, abs, UInt32($0.code)) != 0 }
+            for slot in 0..<UInt32(slots) {
+                let id = libevdev_get_slot_value(handle, slot, UInt32(EventUsage.absMTTrackingID.code))
+                guard id >= 0 else { continue }
+                add(.absMTSlot, Int32(slot))
+                add(.absMTTrackingID, id)
+                for usage in perSlot { add(usage, libevdev_get_slot_value(handle, slot, UInt32(usage.code))) }
+            }
+            if !events.isEmpty { add(.absMTSlot, libevdev_get_current_slot(handle)) }
+        }
+        let key = UInt32(EventUsage.evKey)
+        for usage in Self.stateKeys where libevdev_has_event_code(handle, key, UInt32(usage.code)) != 0 {
+            if libevdev_get_event_value(handle, key, UInt32(usage.code)) != 0 { add(usage, 1) }
+        }
+        guard !events.isEmpty else { return [] }
+        for usage in [EventUsage.absX, .absY, .absPressure] where libevdev_has_event_code(handle, abs, UInt32(usage.code)) != 0 {
+            add(usage, libevdev_get_event_value(handle, abs, UInt32(usage.code)))
+        }
+        add(.synReport, 0)
+        return events
+    }
+
+    /// Keys whose held state a frame carries: touch, finger counts, buttons.
+    private static let stateKeys: [EventUsage] = [
+        .btnTouch, .btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap, .btnToolQuintTap,
+        .btnLeft, .btnRight, .btnMiddle,
+    ]
+
     /// Opens a device node; the same as ``init(path:)``.
     public static func open(path: String) throws(SystemError) -> EvdevDevice {
         try EvdevDevice(path: path)

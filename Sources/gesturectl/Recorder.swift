@@ -16,6 +16,10 @@ enum Recorder {
         }
         defer { device.close() }
         writeStandardOutput(EvemuWriter.description(device.description))
+        // Fingers already down start the recording as one frame of their state, as the
+        // daemon seeds its sessions: the replay sees what the daemon would have seen.
+        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        if !initial.isEmpty { writeStandardOutput(EvemuWriter.events(initial)) }
         let signals = SignalSource([.interrupt, .terminate])
         defer { signals.cancel() }
         let stop = StopFlag()

@@ -47,7 +47,44 @@ run_device() {
 	sed "s/^/gestured ($name): /" "$log" >&2
 }
 
+# run_resting NAME DESC: a finger lands on a fresh device and rests there before gestured
+# opens it; once gestured has announced the device, the finger lifts. The kernel sends only
+# changes, so gestured knows the finger only from the state it reads at open.
+run_resting() {
+	name=$1 desc=$2
+	vm_create_device "$desc" || return 1
+	node=$VM_NODE
+	echo "$name node $node"
+	down=$VM_SCRATCH/$name-down.events
+	up=$VM_SCRATCH/$name-up.events
+	# slot 0, tracking id 7, at (1500, 900) units: (150, 90) mm at 10 units/mm
+	printf '%s\n' 'E: 0.000000 0003 002f 0' 'E: 0.000000 0003 0039 7' 'E: 0.000000 0003 0035 1500' \
+		'E: 0.000000 0003 0036 900' 'E: 0.000000 0001 014a 1' 'E: 0.000000 0003 0000 1500' \
+		'E: 0.000000 0003 0001 900' 'E: 0.000000 0000 0000 0' > "$down"
+	printf '%s\n' 'E: 0.000000 0003 002f 0' 'E: 0.000000 0003 0039 -1' 'E: 0.000000 0001 014a 0' \
+		'E: 0.000000 0000 0000 0' > "$up"
+	vm_play "$node" "$down" || { vm_log "evemu-play failed on $node"; return 1; }
+	json=$VM_SCRATCH/$name.json
+	log=$VM_SCRATCH/$name.stderr
+	: > "$json"
+	"$gestured" --dry-run "$node" --json > "$json" 2> "$log" &
+	pid=$!
+	vm_wait_until 30 "gestured to announce $node" vm_file_has "$json" '"type":"device_added"' ||
+		{ cat "$log" >&2; return 1; }
+	vm_play "$node" "$up" || { vm_log "evemu-play failed on $node"; return 1; }
+	# the tap waits for the double tap to fail: let gestured decide before the unplug
+	vm_wait_until 10 "gestured to report the resting finger" vm_file_has "$json" '"type":"gesture"' ||
+		vm_log "no gesture from the resting finger"
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 15 "$pid"
+	status=$?
+	sed "s/^/$name json /" "$json"
+	echo "$name exit $status"
+	sed "s/^/gestured ($name): /" "$log" >&2
+}
+
 status=0
+run_resting resting "$devices/elan-touchscreen.desc" || status=1
 run_device touchscreen "$devices/elan-touchscreen.desc" \
 	"tap fingers=1" "tap fingers=2" "swipe fingers=3 direction=right" || status=1
 run_device clickpad "$devices/logitech-t650.desc" \

@@ -95,6 +95,20 @@ extension KernelTierTests {
             #expect(!info.approximateUnits)
         }
 
+        @Test("a finger already resting when gestured opens the device is a touch where it rests")
+        func restingFingerIsSeeded() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            #expect(run.values("resting", "exit").first?.first == "0", run.diagnosis)
+            // It rested from before the open until after the announcement: a tap or, if the
+            // guest took longer than half a second, a long press; either is at (150, 90) mm.
+            let gestures = try Self.gestures(run, "resting")
+            let first = try #require(gestures.first, "no gesture from the resting finger\n\(run.diagnosis)")
+            #expect(["tap", "long-press"].contains(first.name), "\(gestures)")
+            #expect(first.fingers == 1)
+            #expect(abs(first.xMM - 150) < 0.5 && abs(first.yMM - 90) < 0.5, "\(first)")
+        }
+
         @Test("taps and a three-finger swipe on the touchscreen are recognized, in order")
         func touchscreenGestures() async throws {
             let run = try await Self.boot.value
