@@ -30,6 +30,17 @@ private let twoSlotPad = DeviceDescription(
     ]
 )
 
+/// The Cypress pad of the 2012 Chromebooks as its description reads (1280 × 680, 12/10
+/// units/mm, pressure 0…255): what ``DeviceQuirk`` matches.
+private let cypressPad = DeviceDescription(
+    name: "", properties: [.pointer],
+    axes: [
+        EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
+        EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
+        EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
+        EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+    ])
+
 /// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
 /// through a filter, keeping every delivered touch.
 private struct FilterRun {
@@ -624,14 +635,7 @@ struct FilterTests {
 
     @Test("on the Cypress pads a resting palm's jumps and wobble move nothing delivered")
     func cypressPalmWobble() {
-        let cypress = DeviceDescription(
-            name: "", properties: [.pointer],
-            axes: [
-                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
-                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
-                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
-                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
-            ])
+        let cypress = cypressPad
         // y jumps 2.4 mm between still frames, x wobbles 0.8 mm: the first pad's delivered
         // position stays within a millimetre; the same path on the test pad moves it.
         let ys: [Double] = [46.5, 46.5, 48.9, 48.9, 46.5, 46.5, 48.9, 46.5, 48.9, 46.5]
@@ -649,14 +653,7 @@ struct FilterTests {
 
     @Test("the Cypress quirk matches the 1280×680 pads and makes a contact landing at 63 a palm")
     func cypressQuirk() {
-        let cypress = DeviceDescription(
-            name: "", properties: [.pointer],
-            axes: [
-                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
-                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
-                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
-                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
-            ])
+        let cypress = cypressPad
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
         #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).sensorJumpStep == 1)

@@ -27,24 +27,32 @@ run_device() {
 	node=$VM_NODE
 	echo "$name node $node"
 
-	json=$VM_SCRATCH/$name.json
-	log=$VM_SCRATCH/$name.stderr
-	: > "$json"
-	"$gestured" --dry-run "$node" --json > "$json" 2> "$log" &
-	pid=$!
-	# gestured announces the device once it reads it; before that, events
-	# would reach nobody
-	vm_wait_until 30 "gestured to announce $node" vm_file_has "$json" '"type":"device_added"' ||
-		{ cat "$log" >&2; return 1; }
-
+	watch_start "$name" "$node" || return 1
 	vm_play "$node" "$recording" || { vm_log "evemu-play failed on $node"; return 1; }
-	# removing the device ends the dry run; gestured exits by itself
+	watch_end "$name"
+}
+
+# watch_start NAME NODE: starts gestured --dry-run on NODE and returns once it has
+# announced the device (before that, events would reach nobody). Sets json, log, pid.
+watch_start() {
+	json=$VM_SCRATCH/$1.json
+	log=$VM_SCRATCH/$1.stderr
+	: > "$json"
+	"$gestured" --dry-run "$2" --json > "$json" 2> "$log" &
+	pid=$!
+	vm_wait_until 30 "gestured to announce $2" vm_file_has "$json" '"type":"device_added"' ||
+		{ cat "$log" >&2; return 1; }
+}
+
+# watch_end NAME: removes the device, which ends the dry run (gestured exits by
+# itself), and prints what gestured printed.
+watch_end() {
 	vm_remove_device "$VM_DEVICE_PID"
 	vm_wait_exit 15 "$pid"
 	status=$?
-	sed "s/^/$name json /" "$json"
-	echo "$name exit $status"
-	sed "s/^/gestured ($name): /" "$log" >&2
+	sed "s/^/$1 json /" "$json"
+	echo "$1 exit $status"
+	sed "s/^/gestured ($1): /" "$log" >&2
 }
 
 # run_resting NAME DESC: a finger lands on a fresh device and rests there before gestured
@@ -64,23 +72,12 @@ run_resting() {
 	printf '%s\n' 'E: 0.000000 0003 002f 0' 'E: 0.000000 0003 0039 -1' 'E: 0.000000 0001 014a 0' \
 		'E: 0.000000 0000 0000 0' > "$up"
 	vm_play "$node" "$down" || { vm_log "evemu-play failed on $node"; return 1; }
-	json=$VM_SCRATCH/$name.json
-	log=$VM_SCRATCH/$name.stderr
-	: > "$json"
-	"$gestured" --dry-run "$node" --json > "$json" 2> "$log" &
-	pid=$!
-	vm_wait_until 30 "gestured to announce $node" vm_file_has "$json" '"type":"device_added"' ||
-		{ cat "$log" >&2; return 1; }
+	watch_start "$name" "$node" || return 1
 	vm_play "$node" "$up" || { vm_log "evemu-play failed on $node"; return 1; }
 	# the tap waits for the double tap to fail: let gestured decide before the unplug
 	vm_wait_until 10 "gestured to report the resting finger" vm_file_has "$json" '"type":"gesture"' ||
 		vm_log "no gesture from the resting finger"
-	vm_remove_device "$VM_DEVICE_PID"
-	vm_wait_exit 15 "$pid"
-	status=$?
-	sed "s/^/$name json /" "$json"
-	echo "$name exit $status"
-	sed "s/^/gestured ($name): /" "$log" >&2
+	watch_end "$name"
 }
 
 status=0
