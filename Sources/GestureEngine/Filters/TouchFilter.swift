@@ -349,20 +349,14 @@ public struct TouchFilter: Sendable {
         return Double(pressure) >= fraction * Double(maximum)
     }
 
-    private func inEdgeBand(_ p: PhysicalPoint) -> Bool { edgeBand(of: p) != nil }
-
-    private enum EdgeBand { case left, right, top }
-
-    /// The palm band `p` lies in: the left or right ``TouchFilterSettings/edgeBandFraction``
+    /// Whether `p` lies in a palm band: the left or right ``TouchFilterSettings/edgeBandFraction``
     /// of the width, or the top ``TouchFilterSettings/topEdgeBandFraction`` of the height on
     /// a touchpad taller than ``TouchFilterSettings/topEdgeMinimumHeight`` (libinput's
     /// `upper_edge`).
-    private func edgeBand(of p: PhysicalPoint) -> EdgeBand? {
+    private func inEdgeBand(_ p: PhysicalPoint) -> Bool {
         let band = settings.edgeBandFraction * width
-        if band > 0 && p.x < band { return .left }
-        if band > 0 && p.x > width - band { return .right }
-        if height > settings.topEdgeMinimumHeight && p.y < settings.topEdgeBandFraction * height { return .top }
-        return nil
+        if band > 0 && (p.x < band || p.x > width - band) { return true }
+        return height > settings.topEdgeMinimumHeight && p.y < settings.topEdgeBandFraction * height
     }
 
     /// A held-back thumb becomes a finger above this line only (hysteresis): a thumb sliding
