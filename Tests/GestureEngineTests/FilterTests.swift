@@ -486,6 +486,34 @@ struct FilterTests {
         #expect(unsent.phases == ["1 began", "1 ended", "2 began", "2 stationary", "2 cancelled"])
     }
 
+    @Test("a contact down only while the pad said nothing touches (BTN_TOUCH up) is hovering: no tap")
+    func hoveringContactDoesNotTap() {
+        // A tap with BTN_TOUCH down, then a contact the pad reports with BTN_TOUCH and every
+        // BTN_TOOL_* up (finger count 0), as samus does after a tap-click: no second tap.
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 40)], count: 1)
+        run.frame(0.05, [(1, .ended, 50, 30, 40)], count: 0)
+        run.frame(0.11, [(2, .began, 51, 30, 40)], count: 0)
+        run.frame(0.15, [(2, .moved, 51.5, 30, 40)], count: 0)
+        run.frame(0.19, [(2, .ended, 51.5, 30, 40)], count: 0)
+        run.frame(0.50, [])
+        let ends = run.phases.filter { $0.hasSuffix("ended") || $0.hasSuffix("cancelled") }
+        #expect(ends == ["1 ended", "2 cancelled"])
+        // The same contact touching in one of its frames (the key came a frame late) taps, and
+        // a device that reports no finger count is not judged.
+        var late = FilterRun()
+        late.frame(0.00, [(1, .began, 50, 30, 40)], count: 0)
+        late.frame(0.03, [(1, .stationary, 50, 30, 40)], count: 1)
+        late.frame(0.08, [(1, .ended, 50, 30, 40)], count: 0)
+        late.frame(0.50, [])
+        #expect(late.phases.last == "1 ended")
+        var silent = FilterRun()
+        silent.frame(0.00, [(1, .began, 50, 30, 40)])
+        silent.frame(0.08, [(1, .ended, 50, 30, 40)])
+        silent.frame(0.50, [])
+        #expect(silent.phases.last == "1 ended")
+    }
+
     @Test("a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")
     func wobblingPalm() {
         // A palm's centre jumping 2.5 mm back and forth: cancelled at the second turn back.

@@ -87,6 +87,9 @@ public struct TouchFilter: Sendable {
         var accompanied = false
         /// Frames after the first in which the sensor reported it (0: seen once).
         var reports = 0
+        /// Some frame while it was down said a finger touches (`BTN_TOUCH` or a `BTN_TOOL_*`
+        /// finger count above 0), or the device does not say.
+        var touched = true
     }
 
     private var contacts: [TouchID: Contact] = [:]
@@ -150,6 +153,7 @@ public struct TouchFilter: Sendable {
         var out = spareTouches
         spareTouches = []
         out.removeAll(keepingCapacity: true)
+        frameSaysTouching = frame.fingerCount.map { $0 > 0 } ?? true
         for var touch in frame.touches {
             if !pressureSeen, let pressure = touch.pressure, pressure > 0 { pressureSeen = true }
             if let delivered = aliases[touch.id] {
@@ -320,6 +324,11 @@ public struct TouchFilter: Sendable {
         return Double(contact.maximumPressure ?? 0) < fraction * Double(maximum)
     }
 
+    /// The frame being filtered says a finger touches (or does not say): a contact down while
+    /// `BTN_TOUCH` and every `BTN_TOOL_*` key are up is hovering (libinput's fake-finger
+    /// count of 0).
+    private var frameSaysTouching = true
+
     /// Some contact reported a pressure above 0: the device's pressure channel works. A
     /// device that declares a pressure axis but never sends it is not judged by pressure.
     private var pressureSeen = false
@@ -403,6 +412,7 @@ public struct TouchFilter: Sendable {
             contact.maximumPressure = touch.pressure
             if sizesTrusted { contact.maximumMajor = touch.touchMajorMillimeters }
             contact.accompanied = !fakes.isEmpty || !pendingLifts.isEmpty || contacts.values.contains { $0.role == .finger }
+            contact.touched = frameSaysTouching
             contacts[touch.id] = contact
             if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
@@ -415,6 +425,7 @@ public struct TouchFilter: Sendable {
             defer { contacts[touch.id] = contact }
             let alone = !contacts.contains { $0.key != touch.id && $0.value.role == .finger } && fakes.isEmpty
             contact.reports += 1
+            if frameSaysTouching { contact.touched = true }
             _ = contact.jump.update(touch.position)
             if !alone { contact.accompanied = true }
             if alone && jumpsBack(PhysicalPoint(x: dx, y: dy), &contact) && contact.role != .palm && contact.role != .clicking && contact.role != .thumb {
@@ -498,6 +509,9 @@ public struct TouchFilter: Sendable {
             guard var contact = contacts.removeValue(forKey: touch.id) else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
             if isTooLightToTap(contact) { contact.noTap = true }
+            // Down only while the device said nothing touches: a finger hovering (libinput
+            // counts such touches as hovering), not a tap.
+            if isTouchpad && !contact.touched { contact.noTap = true }
             // Seen in one frame only, down for less than a finger can tap, with no other finger
             // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
             // on the labelled touchpads, or come in 3 frames or more; the second finger of a
