@@ -47,6 +47,7 @@ enum EvaluateCommand {
             case "sensorJump": settings.sensorJumpStep = value
             case "box": settings.boxSize = value
             case "dropsConfirmedMotion": settings.dropsConfirmedMotion = value != 0
+            case "holdsUnknownPressure": settings.holdsUnknownPressure = value != 0
             case "edgeTime": settings.edgeReleaseTime = value
             case "thumbBand": settings.thumbBandFraction = value
             case "thumbRelease": settings.thumbReleaseDistance = value

@@ -475,8 +475,9 @@ struct FilterTests {
         silent.frame(0.50, [])
         #expect(silent.phases == ["1 began", "1 stationary", "1 ended"])
         // A contact whose slot never sent a pressure (nil) pressed the kernel's initial 0, once
-        // the pad's pressure channel is known to work: no tap.
-        var unsent = FilterRun()
+        // the pad's pressure channel is known to work: no tap (delivered here with the
+        // unknown-pressure hold off; with it on, such a contact is not delivered at all).
+        var unsent = FilterRun(TouchFilterSettings(holdsUnknownPressure: false))
         unsent.frame(0.00, [(1, .began, 50, 30, 40)])
         unsent.frame(0.05, [(1, .ended, 50, 30, 40)])
         unsent.frame(0.50, [(2, .began, 20, 30, nil)])
@@ -512,6 +513,38 @@ struct FilterTests {
         silent.frame(0.08, [(1, .ended, 50, 30, 40)])
         silent.frame(0.50, [])
         #expect(silent.phases.last == "1 ended")
+    }
+
+    @Test("a contact whose slot sent no pressure yet is held back until it does, then judged by it")
+    func unknownPressureHeldBack() {
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 50, 30, 40)])
+        run.frame(0.05, [(1, .ended, 50, 30, 40)])
+        // A palm in a fresh slot sliding 20 mm with no pressure, then pressing as a palm.
+        run.frame(1.00, [(2, .began, 30, 30, nil)])
+        for (i, x) in [35.0, 40, 45, 50].enumerated() { run.frame(1.1 + Double(i) * 0.1, [(2, .moved, x, 30, nil)]) }
+        run.frame(1.50, [(2, .moved, 50, 32, 200)])
+        run.frame(1.60, [(2, .ended, 50, 32, 200)])
+        // A finger in a fresh slot: delivered from where it sent its first pressure.
+        run.frame(3.00, [(3, .began, 30, 30, nil)])
+        run.frame(3.02, [(3, .moved, 31, 30, 30)])
+        run.frame(3.30, [(3, .moved, 41, 30, 40)])
+        run.frame(3.40, [(3, .ended, 41, 30, 40)])
+        run.frame(4.00, [])
+        #expect(!run.phases.contains { $0.hasPrefix("2 ") })
+        let three = run.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id.rawValue == 3 }
+        #expect(three.first?.phase == .began)
+        #expect(three.first?.position == PhysicalPoint(x: 31, y: 30))
+        #expect(three.last?.phase == .ended)
+        // Off: the palm's slide is delivered as a finger's.
+        var off = FilterRun(TouchFilterSettings(holdsUnknownPressure: false))
+        off.frame(0.00, [(1, .began, 50, 30, 40)])
+        off.frame(0.05, [(1, .ended, 50, 30, 40)])
+        off.frame(1.00, [(2, .began, 30, 30, nil)])
+        off.frame(1.20, [(2, .moved, 40, 30, nil)])
+        off.frame(1.40, [(2, .ended, 40, 30, nil)])
+        off.frame(2.00, [])
+        #expect(off.phases.contains("2 began"))
     }
 
     @Test("a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")

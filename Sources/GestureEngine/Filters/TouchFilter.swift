@@ -40,6 +40,9 @@ public struct TouchFilter: Sendable {
         case edgeCandidate
         /// Began in the thumb band; not delivered yet.
         case thumbCandidate
+        /// Began without a known pressure on a pad whose pressure channel works (a slot that
+        /// has sent none yet); not delivered until it sends one.
+        case pressureCandidate
         /// Never (again) delivered.
         case palm
         /// Held the physical button down, still, while another finger dragged: not delivered
@@ -401,6 +404,10 @@ public struct TouchFilter: Sendable {
                 contact.role = .thumbCandidate
             } else if isTouchpad && inEdgeBand(touch.position) {
                 contact.role = .edgeCandidate
+            } else if isTouchpad && settings.holdsUnknownPressure && pressureSeen && pressureMaximum != nil && touch.pressure == nil {
+                // A finger's pressure changes from frame to frame; a contact whose slot has
+                // sent none cannot be told from a palm until it does.
+                contact.role = .pressureCandidate
             }
             // Palms land alone: a contact joining a finger already down is not held back.
             if isTouchpad && pressureMaximum != nil && settings.palmConfirmTime > 0
@@ -495,6 +502,13 @@ public struct TouchFilter: Sendable {
                     }
                     contact.role = .palm
                 }
+            case .pressureCandidate:
+                guard touch.pressure != nil else { return }
+                if isPalm(touch) {
+                    contact.role = .palm
+                    return
+                }
+                out.append(release(touch, &contact, at: now))
             case .thumbCandidate:
                 if isPalm(touch) {
                     contact.role = .palm
@@ -546,7 +560,7 @@ public struct TouchFilter: Sendable {
                     last.previousPosition = contact.delivered
                 }
                 out.append(last)
-            case .edgeCandidate, .thumbCandidate:
+            case .edgeCandidate, .thumbCandidate, .pressureCandidate:
                 // Held in the edge band past the release time: a palm by the edge rule, and
                 // remembered as one (a palm resting at the edge is re-reported as short
                 // contacts when it lifts).

@@ -133,6 +133,11 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// (a quick flick would lose its start); the Cypress quirk sets it, whose palms move 5 mm
     /// and more before their pressure shows them.
     public var dropsConfirmedMotion: Bool
+    /// A touchpad contact whose slot has sent no pressure yet, on a pad whose pressure channel
+    /// works, is held back until it sends one (then judged like any other): a finger's
+    /// pressure changes from frame to frame, so an unknown one is a recording that began
+    /// mid-session or a contact the pad does not measure.
+    public var holdsUnknownPressure: Bool
 
     public init(
         isEnabled: Bool = true,
@@ -172,7 +177,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         minimumLoneTapDuration: Double = 0.025,
         sensorJumpStep: Double = 0,
         boxSize: Double = 0,
-        dropsConfirmedMotion: Bool = false
+        dropsConfirmedMotion: Bool = false,
+        holdsUnknownPressure: Bool = true
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -212,6 +218,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.sensorJumpStep = sensorJumpStep
         self.boxSize = boxSize
         self.dropsConfirmedMotion = dropsConfirmedMotion
+        self.holdsUnknownPressure = holdsUnknownPressure
     }
 
     /// Everything off: the identity filter.
