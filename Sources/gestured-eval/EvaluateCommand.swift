@@ -49,6 +49,7 @@ enum EvaluateCommand {
             case "dropsConfirmedMotion": settings.dropsConfirmedMotion = value != 0
             case "holdsUnknownPressure": settings.holdsUnknownPressure = value != 0
             case "edgeTime": settings.edgeReleaseTime = value
+            case "edgePair": settings.edgePairDistance = value
             case "thumbBand": settings.thumbBandFraction = value
             case "thumbRelease": settings.thumbReleaseDistance = value
             case "heldTapDuration": settings.heldTapDuration = value

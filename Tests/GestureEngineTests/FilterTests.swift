@@ -195,6 +195,35 @@ struct FilterTests {
         #expect(run.phases == ["1 began", "2 began"])
     }
 
+    @Test("a hand landing — a quick touch in the middle with a contact landing in the edge band 40 mm away — is no tap")
+    func handLandingIsNoTap() {
+        // 2 lands 20 ms after 1, in the right band, 40 mm away (beyond the 35 mm of a pair):
+        // held back; 1 lifts after 100 ms while 2 is still held: cancelled, not a tap.
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 57, 30, 20)])
+        run.frame(0.02, [(1, .stationary, 57, 30, 30), (2, .began, 96, 38, 10)])
+        run.frame(0.10, [(1, .ended, 57, 30, 30), (2, .moved, 96, 39, 20)])
+        run.frame(0.30, [(2, .moved, 96, 40, 20)])
+        run.frame(0.40, [(2, .ended, 96, 40, 20)])
+        run.frame(1.00, [])
+        #expect(run.phases.last == "1 cancelled")
+        #expect(!run.phases.contains("2 began"))
+        // The same tap with the edge contact landing 0.3 s later (a resting palm is no part of
+        // the tap's landing): the tap ends.
+        var later = FilterRun()
+        later.frame(0.00, [(2, .began, 96, 38, 10)])
+        later.frame(0.30, [(1, .began, 57, 30, 20), (2, .moved, 96, 39, 20)])
+        later.frame(0.40, [(1, .ended, 57, 30, 30), (2, .moved, 96, 40, 20)])
+        later.frame(1.00, [])
+        #expect(later.phases.last == "1 ended")
+        // 30 mm apart they are a pair: both fingers.
+        var pair = FilterRun()
+        pair.frame(0.00, [(1, .began, 66, 30, 20)])
+        pair.frame(0.02, [(1, .stationary, 66, 30, 30), (2, .began, 96, 30, 10)])
+        pair.frame(0.10, [(1, .stationary, 66, 30, 30), (2, .stationary, 96, 30, 20)])
+        #expect(pair.phases.contains("2 began"))
+    }
+
     @Test("a contact landing in the top band is held back: along the edge it stays a palm, down out of it in time it is a finger")
     func topEdgeBand() {
         // Top band: 5 % of 60 mm = 3 mm (the pad is taller than 55 mm).

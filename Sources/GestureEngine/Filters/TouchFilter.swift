@@ -530,6 +530,14 @@ public struct TouchFilter: Sendable {
             // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
             // on the labelled touchpads, or come in 3 frames or more; the second finger of a
             // two-finger tap may be seen for one frame).
+            // Landed together with a contact still held in an edge band (not its partner): the
+            // hand landing, a palm's heel at the edge and its fingers' side in the middle —
+            // not a tap, whose partner a one-finger tap would not have.
+            if isTouchpad && contact.role == .finger && contacts.values.contains(where: {
+                $0.role == .edgeCandidate && abs($0.startTime - contact.startTime) <= settings.edgeReleaseTime
+            }) {
+                contact.noTap = true
+            }
             if isTouchpad && contact.reports == 0 && now - contact.startTime < settings.minimumLoneTapDuration && !contact.accompanied {
                 contact.noTap = true
             }

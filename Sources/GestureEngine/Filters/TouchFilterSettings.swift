@@ -149,7 +149,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         topEdgeMinimumHeight: Double = 55,
         edgeFingerMajor: Double = 15,
         edgeReleaseTime: Double = 0.2,
-        edgePairDistance: Double = 45,
+        edgePairDistance: Double = 35,
         thumbBandFraction: Double = 0.15,
         thumbReleaseDistance: Double = .infinity,
         heldTapDuration: Double = 0.15,
