@@ -544,6 +544,37 @@ struct FilterTests {
         #expect(silent.phases.last == "1 ended")
     }
 
+    @Test("a contact gone while the pad's finger count does not drop was lost by the tracking: no tap")
+    func lostContactDoesNotTap() {
+        // A two-slot pad: a finger rests (1); a second finger (2) is tracked for 60 ms, then
+        // the pad follows a third one it cannot place and counts three: 2 did not lift.
+        var run = FilterRun()
+        run.frame(0.00, [(1, .began, 60, 30, 40)], count: 1)
+        run.frame(0.50, [(1, .stationary, 60, 30, 40), (2, .began, 30, 30, 40)], count: 2)
+        run.frame(0.53, [(1, .stationary, 60, 30, 40), (2, .stationary, 30, 30, 40)], count: 2)
+        run.frame(0.56, [(1, .stationary, 60, 30, 40), (2, .ended, 30, 30, 40)], count: 3)
+        run.frame(1.00, [(1, .ended, 60, 30, 40)], count: 0)
+        run.frame(1.50, [])
+        #expect(run.phases.contains("2 cancelled"))
+        #expect(!run.phases.contains("2 ended"))
+        // The same touch lifting, the count dropping to one: a tap.
+        var lifted = FilterRun()
+        lifted.frame(0.00, [(1, .began, 60, 30, 40)], count: 1)
+        lifted.frame(0.50, [(1, .stationary, 60, 30, 40), (2, .began, 30, 30, 40)], count: 2)
+        lifted.frame(0.53, [(1, .stationary, 60, 30, 40), (2, .stationary, 30, 30, 40)], count: 2)
+        lifted.frame(0.56, [(1, .stationary, 60, 30, 40), (2, .ended, 30, 30, 40)], count: 1)
+        lifted.frame(1.00, [(1, .ended, 60, 30, 40)], count: 0)
+        lifted.frame(1.50, [])
+        #expect(lifted.phases.contains("2 ended"))
+        // A single-touch pad keeps BTN_TOOL_FINGER (a count of one) after the lift: its tap
+        // still ends.
+        var single = FilterRun()
+        single.frame(0.00, [(1, .began, 60, 30, 40)], count: 1)
+        single.frame(0.05, [(1, .ended, 60, 30, 40)], count: 1)
+        single.frame(0.50, [], count: 0)
+        #expect(single.phases.last == "1 ended")
+    }
+
     @Test("a contact whose slot sent no pressure yet is held back until it does, then judged by it")
     func unknownPressureHeldBack() {
         var run = FilterRun()

@@ -157,6 +157,10 @@ public struct TouchFilter: Sendable {
         spareTouches = []
         out.removeAll(keepingCapacity: true)
         frameSaysTouching = frame.fingerCount.map { $0 > 0 } ?? true
+        // The pad counts two fingers or more (BTN_TOOL_DOUBLETAP…) and the count did not
+        // drop: a contact ending now was lost by the tracking, not lifted.
+        fingerCountHeld = frame.fingerCount.map { $0 >= 2 && $0 >= (lastFingerCount ?? 0) } ?? false
+        defer { lastFingerCount = frame.fingerCount }
         for var touch in frame.touches {
             if !pressureSeen, let pressure = touch.pressure, pressure > 0 { pressureSeen = true }
             if let delivered = aliases[touch.id] {
@@ -221,6 +225,7 @@ public struct TouchFilter: Sendable {
         lastButton = false
         fakes = []
         lastMultiFingerMotion = nil
+        lastFingerCount = nil
     }
 
     /// When the earliest held-back lift is due.
@@ -331,6 +336,10 @@ public struct TouchFilter: Sendable {
     /// `BTN_TOUCH` and every `BTN_TOOL_*` key are up is hovering (libinput's fake-finger
     /// count of 0).
     private var frameSaysTouching = true
+    /// The finger count of the frame before; whether the frame being filtered counts two
+    /// fingers or more and no fewer than that (nothing lifted).
+    private var lastFingerCount: Int?
+    private var fingerCountHeld = false
 
     /// Some contact reported a pressure above 0: the device's pressure channel works. A
     /// device that declares a pressure axis but never sends it is not judged by pressure.
@@ -526,6 +535,9 @@ public struct TouchFilter: Sendable {
             // Down only while the device said nothing touches: a finger hovering (libinput
             // counts such touches as hovering), not a tap.
             if isTouchpad && !contact.touched { contact.noTap = true }
+            // Gone while the pad still counts as many fingers: the tracking lost it (a pad
+            // with fewer slots than fingers follows another one), and it did not lift.
+            if isTouchpad && fingerCountHeld && touch.phase == .ended { contact.noTap = true }
             // Seen in one frame only, down for less than a finger can tap, with no other finger
             // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
             // on the labelled touchpads, or come in 3 frames or more; the second finger of a
