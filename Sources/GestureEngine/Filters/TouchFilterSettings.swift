@@ -102,6 +102,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// second turning back by more than 120°) is a palm (0 = off). A palm's centre wobbles by
     /// 2–3 mm from frame to frame on pads that report no contact size; a finger slows down
     /// before it turns (0 of 495 labelled finger contacts of lumpy and link do this once).
+    /// Off by default since the sixth pass: the rules added since take out every palm it
+    /// took out in the corpus, and a thumb dragged along the edge, its centre jittering
+    /// 2–3 mm across the stroke, turned back the same way (`drag_edge_thumb.horizontal`).
     public var palmReversalCount: Int
     /// The smallest step (mm between two frames) that counts toward ``palmReversalCount``.
     public var palmReversalStep: Double
@@ -169,7 +172,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         scrollTapWindow: Double = 0.3,
         scrollTapTravel: Double = 3,
         scrollTapMaximumDuration: Double = 0.25,
-        palmReversalCount: Int = 2,
+        palmReversalCount: Int = 0,
         palmReversalStep: Double = 1,
         palmReturnWait: Double = 0,
         thumbDiagonalWidth: Double = 35,
