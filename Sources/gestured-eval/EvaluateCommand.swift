@@ -48,6 +48,8 @@ enum EvaluateCommand {
             case "box": settings.boxSize = value
             case "dropsConfirmedMotion": settings.dropsConfirmedMotion = value != 0
             case "holdsUnknownPressure": settings.holdsUnknownPressure = value != 0
+            case "splitDrop": settings.splitPressureDrop = value
+            case "splitDistance": settings.splitDistance = value
             case "edgeTime": settings.edgeReleaseTime = value
             case "edgePair": settings.edgePairDistance = value
             case "thumbBand": settings.thumbBandFraction = value

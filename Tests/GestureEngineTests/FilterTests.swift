@@ -544,6 +544,39 @@ struct FilterTests {
         #expect(silent.phases.last == "1 ended")
     }
 
+    @Test("a contact split off a thumb (landing as the thumb loses half its pressure, 10 mm away) makes no tap")
+    func splitFragmentDoesNotTap() {
+        // A thumb dragged along at pressure 130; the sensor reports a second contact 10 mm
+        // below it for two frames, the thumb dropping to 63 meanwhile.
+        func drag(second: Int32, thumbAfter: Int32) -> FilterRun {
+            var run = FilterRun()
+            run.frame(0.00, [(1, .began, 20, 34, 40)])
+            for (i, x) in [22.0, 24, 26, 28, 30].enumerated() { run.frame(0.05 + Double(i) * 0.05, [(1, .moved, x, 34, 130)]) }
+            run.frame(0.30, [(1, .moved, 31, 34, thumbAfter), (2, .began, 31, 44, second)])
+            run.frame(0.31, [(1, .moved, 32, 34, thumbAfter), (2, .stationary, 31, 44, second)])
+            run.frame(0.33, [(1, .moved, 33, 34, 130), (2, .ended, 31, 44, second)])
+            run.frame(0.50, [(1, .moved, 40, 34, 130)])
+            run.frame(0.60, [(1, .ended, 40, 34, 130)])
+            run.frame(1.00, [])
+            return run
+        }
+        let split = drag(second: 60, thumbAfter: 63)
+        #expect(split.phases.contains("2 cancelled"))
+        #expect(!split.phases.contains("2 ended"))
+        // A finger tapping beside the thumb takes no pressure from it: its tap ends.
+        let tap = drag(second: 60, thumbAfter: 128)
+        #expect(tap.phases.contains("2 ended"))
+        // Off (a drop of 0): the fragment taps.
+        var off = FilterRun(TouchFilterSettings(splitPressureDrop: 0))
+        off.frame(0.00, [(1, .began, 20, 34, 40)])
+        off.frame(0.20, [(1, .moved, 30, 34, 130)])
+        off.frame(0.30, [(1, .moved, 31, 34, 63), (2, .began, 31, 44, 60)])
+        off.frame(0.33, [(1, .moved, 33, 34, 130), (2, .ended, 31, 44, 60)])
+        off.frame(0.60, [(1, .ended, 40, 34, 130)])
+        off.frame(1.00, [])
+        #expect(off.phases.contains("2 ended"))
+    }
+
     @Test("a contact gone while the pad's finger count does not drop was lost by the tracking: no tap")
     func lostContactDoesNotTap() {
         // A two-slot pad: a finger rests (1); a second finger (2) is tracked for 60 ms, then

@@ -90,6 +90,8 @@ public struct TouchFilter: Sendable {
         var accompanied = false
         /// Frames after the first in which the sensor reported it (0: seen once).
         var reports = 0
+        /// The pressure it reported last (device units).
+        var lastPressure: Int32?
         /// Some frame while it was down said a finger touches (`BTN_TOUCH` or a `BTN_TOOL_*`
         /// finger count above 0), or the device does not say.
         var touched = true
@@ -157,6 +159,7 @@ public struct TouchFilter: Sendable {
         spareTouches = []
         out.removeAll(keepingCapacity: true)
         frameSaysTouching = frame.fingerCount.map { $0 > 0 } ?? true
+        splitFrom = isTouchpad ? splitSource(frame) : nil
         // The pad counts two fingers or more (BTN_TOOL_DOUBLETAP…) and the count did not
         // drop: a contact ending now was lost by the tracking, not lifted.
         fingerCountHeld = frame.fingerCount.map { $0 >= 2 && $0 >= (lastFingerCount ?? 0) } ?? false
@@ -336,6 +339,22 @@ public struct TouchFilter: Sendable {
     /// `BTN_TOUCH` and every `BTN_TOOL_*` key are up is hovering (libinput's fake-finger
     /// count of 0).
     private var frameSaysTouching = true
+    /// Where a contact of the pad lost half its pressure as a new one landed in the frame
+    /// being filtered: one contact the sensor split in two (a thumb's).
+    private var splitFrom: PhysicalPoint?
+
+    /// A contact down in the frame before whose pressure fell by ``TouchFilterSettings/splitPressureDrop``
+    /// or more in this frame, in which a contact begins: its position.
+    private func splitSource(_ frame: Frame) -> PhysicalPoint? {
+        guard settings.splitPressureDrop > 0, frame.touches.contains(where: { $0.phase == .began }) else { return nil }
+        for touch in frame.touches where touch.phase == .moved || touch.phase == .stationary {
+            guard let now = touch.pressure, let contact = contacts[aliases[touch.id] ?? touch.id],
+                let before = contact.lastPressure, before > 0
+            else { continue }
+            if Double(before - now) >= settings.splitPressureDrop * Double(before) { return touch.position }
+        }
+        return nil
+    }
     /// The finger count of the frame before; whether the frame being filtered counts two
     /// fingers or more and no fewer than that (nothing lifted).
     private var lastFingerCount: Int?
@@ -429,11 +448,16 @@ public struct TouchFilter: Sendable {
             if sizesTrusted { contact.maximumMajor = touch.touchMajorMillimeters }
             contact.accompanied = !fakes.isEmpty || !pendingLifts.isEmpty || contacts.values.contains { $0.role == .finger }
             contact.touched = frameSaysTouching
+            contact.lastPressure = touch.pressure
+            // Landing as a contact beside it lost half its pressure: a piece of that contact
+            // the sensor split off (a thumb dragged along), not a finger tapping.
+            if let source = splitFrom, distance(source, touch.position) <= settings.splitDistance { contact.noTap = true }
             contacts[touch.id] = contact
             if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
             guard var contact = contacts[touch.id] else { return }
             if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
+            if let pressure = touch.pressure { contact.lastPressure = pressure }
             if sizesTrusted, let major = touch.touchMajorMillimeters { contact.maximumMajor = max(contact.maximumMajor ?? major, major) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y

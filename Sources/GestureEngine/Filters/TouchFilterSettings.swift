@@ -141,6 +141,12 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// pressure changes from frame to frame, so an unknown one is a recording that began
     /// mid-session or a contact the pad does not measure.
     public var holdsUnknownPressure: Bool
+    /// Touchpads: a contact beginning within ``splitDistance`` mm of a contact whose pressure
+    /// fell by this fraction or more in the same frame is a piece of that one, split off by
+    /// the sensor: it makes no tap (0 = off). A second finger landing takes no pressure from
+    /// the first.
+    public var splitPressureDrop: Double
+    public var splitDistance: Double
 
     public init(
         isEnabled: Bool = true,
@@ -181,7 +187,9 @@ public struct TouchFilterSettings: Hashable, Sendable {
         sensorJumpStep: Double = 0,
         boxSize: Double = 0,
         dropsConfirmedMotion: Bool = false,
-        holdsUnknownPressure: Bool = true
+        holdsUnknownPressure: Bool = true,
+        splitPressureDrop: Double = 0.4,
+        splitDistance: Double = 15
     ) {
         self.isEnabled = isEnabled
         self.palmPressureFraction = palmPressureFraction
@@ -222,6 +230,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.boxSize = boxSize
         self.dropsConfirmedMotion = dropsConfirmedMotion
         self.holdsUnknownPressure = holdsUnknownPressure
+        self.splitPressureDrop = splitPressureDrop
+        self.splitDistance = splitDistance
     }
 
     /// Everything off: the identity filter.
