@@ -22,9 +22,14 @@
 ///   contact beginning where a palm just was is that palm again.
 /// * **Fake fingers** (touchpads): fingers counted by `BTN_TOOL_*` beyond the slots (or the
 ///   one position of a single-touch pad) are delivered at the topmost finger.
-/// * **No tap** (touchpads): a short contact beginning during or just after a multi-finger
-///   motion (``TouchFilterSettings/scrollTapWindow``), or too light
-///   (``TouchFilterSettings/tapMinimumPressureFraction``), ends `cancelled`.
+/// * **Unknown pressure** (touchpads): a contact whose slot has sent no pressure yet is held
+///   back until it sends one (``TouchFilterSettings/holdsUnknownPressure``).
+/// * **No tap** (touchpads): a short contact ends `cancelled` when it began during or just
+///   after a multi-finger motion (``TouchFilterSettings/scrollTapWindow``); was too light
+///   (``TouchFilterSettings/tapMinimumPressureFraction``) or only hovering (finger count 0);
+///   landed with a contact held in an edge band (the hand landing); ended while the finger
+///   count held at two or more (lost by the tracking, not lifted); or landed as a nearby
+///   contact lost ``TouchFilterSettings/splitPressureDrop`` of its pressure (split off it).
 /// * **Jitter**: ``PositionHysteresis`` on every delivered contact.
 ///
 /// Pure value type: frames in, frames out; held-back lifts come out through
