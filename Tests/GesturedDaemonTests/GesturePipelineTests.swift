@@ -65,6 +65,30 @@ struct GesturePipelineTests {
         return synthesizer.events(for: GestureScript(strokes: strokes))
     }
 
+    @Test("a two-finger tap on the clickpad taps; the same contacts with BTN_TOUCH and BTN_TOOL_* up are hovering: nothing")
+    func hoveringTwoFingerTap() throws {
+        let device = try Self.clickpad()
+        let configuration = Replay.shippedConfiguration.engineConfiguration(for: device, kind: .touchpad)
+        var synthesizer = GestureSynthesizer(device: device)
+        let touching = synthesizer.events(for: synthesizer.tap(fingers: 2, duration: 0.08))
+        // The kernel's view of fingers above the pad: slots with positions, but no key says a
+        // finger touches.
+        let keys: Set<EventUsage> = [.btnTouch, .btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap]
+        let hovering = touching.filter { !keys.contains($0.usage) }
+        try #require(hovering.count < touching.count, "the synthesized tap sends the touch keys")
+        func taps(_ events: [RawEvent]) -> [String] {
+            var pipeline = GesturePipeline(node: "test", device: device, configuration: configuration)
+            var outputs = pipeline.feed(events)
+            outputs += pipeline.finishReplay()
+            return outputs.compactMap { output in
+                guard case .gesture(let event) = output, event.kind == .tap else { return nil }
+                return "\(event.name) \(event.state.rawValue)"
+            }
+        }
+        #expect(taps(touching) == ["touchpad-two-finger-tap recognized"])
+        #expect(taps(hovering).isEmpty)
+    }
+
     @Test("the shipped touchpad three-finger swipe takes fingers that settle 0.4 s and start slowly, within 1 s")
     func settledSwipe() throws {
         let device = try Self.clickpad()
