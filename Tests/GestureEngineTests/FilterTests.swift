@@ -629,6 +629,17 @@ struct FilterTests {
         #expect(three.first?.phase == .began)
         #expect(three.first?.position == PhysicalPoint(x: 31, y: 30))
         #expect(three.last?.phase == .ended)
+        // Its first known pressure is judged as a landing one: where a contact landing at
+        // 63/255 is a palm (the Cypress quirk), one whose first pressure is 70 is never delivered.
+        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0))
+        landing.frame(0.00, [(1, .began, 50, 30, 40)])
+        landing.frame(0.05, [(1, .ended, 50, 30, 40)])
+        landing.frame(1.00, [(2, .began, 30, 30, nil)])
+        landing.frame(1.05, [(2, .moved, 31, 30, 70)])
+        landing.frame(1.30, [(2, .moved, 41, 30, 70)])
+        landing.frame(1.40, [(2, .ended, 41, 30, 70)])
+        landing.frame(2.00, [])
+        #expect(!landing.phases.contains { $0.hasPrefix("2 ") })
         // Off: the palm's slide is delivered as a finger's.
         var off = FilterRun(TouchFilterSettings(holdsUnknownPressure: false))
         off.frame(0.00, [(1, .began, 50, 30, 40)])

@@ -347,6 +347,10 @@ public struct TouchFilter: Sendable {
     /// Where a contact of the pad lost half its pressure as a new one landed in the frame
     /// being filtered: one contact the sensor split in two (a thumb's).
     private var splitFrom: PhysicalPoint?
+    /// The finger count of the frame before; whether the frame being filtered counts two
+    /// fingers or more and no fewer than that (nothing lifted).
+    private var lastFingerCount: Int?
+    private var fingerCountHeld = false
 
     /// A contact down in the frame before whose pressure fell by ``TouchFilterSettings/splitPressureDrop``
     /// or more in this frame, in which a contact begins: its position.
@@ -360,10 +364,6 @@ public struct TouchFilter: Sendable {
         }
         return nil
     }
-    /// The finger count of the frame before; whether the frame being filtered counts two
-    /// fingers or more and no fewer than that (nothing lifted).
-    private var lastFingerCount: Int?
-    private var fingerCountHeld = false
 
     /// Some contact reported a pressure above 0: the device's pressure channel works. A
     /// device that declares a pressure axis but never sends it is not judged by pressure.
@@ -461,8 +461,10 @@ public struct TouchFilter: Sendable {
             if contact.role == .finger { out.append(touch) }
         case .moved, .stationary:
             guard var contact = contacts[touch.id] else { return }
-            if let pressure = touch.pressure { contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure) }
-            if let pressure = touch.pressure { contact.lastPressure = pressure }
+            if let pressure = touch.pressure {
+                contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure)
+                contact.lastPressure = pressure
+            }
             if sizesTrusted, let major = touch.touchMajorMillimeters { contact.maximumMajor = max(contact.maximumMajor ?? major, major) }
             let dx = touch.position.x - touch.previousPosition.x
             let dy = touch.position.y - touch.previousPosition.y
@@ -542,7 +544,8 @@ public struct TouchFilter: Sendable {
                 }
             case .pressureCandidate:
                 guard touch.pressure != nil else { return }
-                if isPalm(touch) {
+                // Its first known pressure is its landing one: judged as a landing, too.
+                if isPalm(touch) || beginsPressing(touch) {
                     contact.role = .palm
                     return
                 }
@@ -567,10 +570,6 @@ public struct TouchFilter: Sendable {
             // Gone while the pad still counts as many fingers: the tracking lost it (a pad
             // with fewer slots than fingers follows another one), and it did not lift.
             if isTouchpad && fingerCountHeld && touch.phase == .ended { contact.noTap = true }
-            // Seen in one frame only, down for less than a finger can tap, with no other finger
-            // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
-            // on the labelled touchpads, or come in 3 frames or more; the second finger of a
-            // two-finger tap may be seen for one frame).
             // Landed together with a contact still held in an edge band (not its partner): the
             // hand landing, a palm's heel at the edge and its fingers' side in the middle —
             // not a tap, whose partner a one-finger tap would not have.
@@ -579,6 +578,10 @@ public struct TouchFilter: Sendable {
             }) {
                 contact.noTap = true
             }
+            // Seen in one frame only, down for less than a finger can tap, with no other finger
+            // down: a sensor glitch or a palm brushing the pad (finger taps last 43 ms and more
+            // on the labelled touchpads, or come in 3 frames or more; the second finger of a
+            // two-finger tap may be seen for one frame).
             if isTouchpad && contact.reports == 0 && now - contact.startTime < settings.minimumLoneTapDuration && !contact.accompanied {
                 contact.noTap = true
             }
