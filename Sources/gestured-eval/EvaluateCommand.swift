@@ -1,3 +1,4 @@
+import GesturedConfig
 import GestureEngine
 import GesturedCLISupport
 import GesturedDaemon
@@ -37,7 +38,7 @@ enum EvaluateCommand {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Double(parts[1]) else { throw UsageError("expected KEY=NUMBER, found '\(item)'") }
             switch parts[0] {
-            case "palmPressure": settings.palmPressureFraction = value > 0 ? value : nil
+            case "palmPressure": settings.palmPressure = value > 0 ? value : nil
             case "palmMajor": settings.palmTouchMajor = value
             case "palmPressureAtBegin": settings.palmPressureAtBegin = value > 0 ? value : nil
             case "edgeBand": settings.edgeBandFraction = value
@@ -72,7 +73,7 @@ enum EvaluateCommand {
             case "palmReturnWait": settings.palmReturnWait = value
             case "thumbDiagonalWidth": settings.thumbDiagonalWidth = value
             case "thumbDiagonalHeight": settings.thumbDiagonalHeight = value
-            case "tapMinimumPressure": settings.tapMinimumPressureFraction = value > 0 ? value : nil
+            case "tapMinimumPressure": settings.tapMinimumPressure = value > 0 ? value : nil
             default: throw UsageError("unknown filter setting '\(parts[0])'")
             }
         }
@@ -103,7 +104,7 @@ enum EvaluateCommand {
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
         }
-        var settings = parsed.has("no-filter") ? TouchFilterSettings.disabled : TouchFilterSettings()
+        var settings = parsed.has("no-filter") ? TouchFilterSettings.disabled : configuration.configuration.touchFilter
         if let overrides = parsed.value("filter") {
             do {
                 try applyOverrides(overrides, to: &settings)

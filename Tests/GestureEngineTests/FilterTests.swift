@@ -31,15 +31,27 @@ private let twoSlotPad = DeviceDescription(
 )
 
 /// The Cypress pad of the 2012 Chromebooks as its description reads (1280 × 680, 12/10
-/// units/mm, pressure 0…255): what ``DeviceQuirk`` matches.
+/// units/mm, pressure 0…255), named as the kernel names it.
 private let cypressPad = DeviceDescription(
-    name: "", properties: [.pointer],
+    name: "Cypress APA Trackpad (cyapa)", properties: [.pointer],
     axes: [
         EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
         EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
         EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 680, resolution: 10),
         EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
     ])
+
+/// What config/quirks/50-cypress-cyapa.quirks says about that pad (GesturedConfigTests check
+/// the file parses to this).
+let cypressQuirks: DeviceQuirks = {
+    var quirks = DeviceQuirks()
+    quirks.palmPressureAtLanding = 63
+    quirks.palmReturnWait = 0.15
+    quirks.sensorJumpStep = 1
+    quirks.boxSize = 1
+    quirks.dropsConfirmedMotion = true
+    return quirks
+}()
 
 /// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
 /// through a filter, keeping every delivered touch.
@@ -631,7 +643,7 @@ struct FilterTests {
         #expect(three.last?.phase == .ended)
         // Its first known pressure is judged as a landing one: where a contact landing at
         // 63/255 is a palm (the Cypress quirk), one whose first pressure is 70 is never delivered.
-        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0))
+        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63))
         landing.frame(0.00, [(1, .began, 50, 30, 40)])
         landing.frame(0.05, [(1, .ended, 50, 30, 40)])
         landing.frame(1.00, [(2, .began, 30, 30, nil)])
@@ -697,7 +709,7 @@ struct FilterTests {
 
     @Test("a short pressing touch waits for a palm's return: a palm back makes it no tap, a light second tap ends it first")
     func palmReturn() {
-        let settings = TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0, palmReturnWait: 0.15)
+        let settings = TouchFilterSettings(palmPressureAtBegin: 63, palmReturnWait: 0.15)
         func touchThen(_ second: Int32, settings: TouchFilterSettings) -> FilterRun {
             var run = FilterRun(settings)
             run.frame(0.00, [(1, .began, 50, 30, 20)])
@@ -808,7 +820,9 @@ struct FilterTests {
         let ys: [Double] = [46.5, 46.5, 48.9, 48.9, 46.5, 46.5, 48.9, 46.5, 48.9, 46.5]
         let xs: [Double] = [89.0, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0]
         func travel(_ device: DeviceDescription) -> Double {
-            var run = FilterRun(TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0), device: device)
+            var settings = TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0)
+            if device == cypress { settings = settings.applying(cypressQuirks) }
+            var run = FilterRun(settings, device: device)
             run.frame(0.0, [(1, .began, 89, 46.5, 40)])
             for k in ys.indices { run.frame(0.02 * Double(k + 1), [(1, .moved, xs[k], ys[k], 40)]) }
             let delivered = run.delivered.compactMap { $0 }.flatMap { $0 }
@@ -818,19 +832,21 @@ struct FilterTests {
         #expect(travel(pad) > 10)
     }
 
-    @Test("the Cypress quirk matches the 1280×680 pads and makes a contact landing at 63 a palm")
+    @Test("the Cypress quirk's attributes make a contact landing at 63 a palm; without the quirk the same pad takes it")
     func cypressQuirk() {
-        let cypress = cypressPad
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).sensorJumpStep == 1)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).boxSize == 1)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).boxSize == 0)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).dropsConfirmedMotion)
-        #expect(!DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).dropsConfirmedMotion)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
-        var run = FilterRun(device: cypress)
+        let settings = TouchFilterSettings().applying(cypressQuirks)
+        #expect(settings.palmPressureAtBegin == 63)
+        #expect(settings.palmReturnWait == 0.15)
+        #expect(settings.sensorJumpStep == 1)
+        #expect(settings.boxSize == 1)
+        #expect(settings.dropsConfirmedMotion)
+        var run = FilterRun(settings, device: cypressPad)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])
         #expect(run.phases == ["2 began"])
+        #expect(run.filter.table[TouchID(1)]?.palmReason == .landingPressure)
+        // The device alone changes nothing: it is never recognized by its ranges.
+        var plain = FilterRun(device: cypressPad)
+        plain.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])
+        #expect(plain.phases == ["1 began", "2 began"])
     }
 }
