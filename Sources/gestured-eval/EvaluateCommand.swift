@@ -8,6 +8,7 @@ import GesturedSystem
 enum EvaluateCommand {
     static let usage = """
         usage: gestured-eval [--corpus DIR] [--config FILE] [--split FILE] [--only TEXT] [--quiet] [--no-filter]
+                             [--lobo]
                              [--write-baseline FILE] [--check-baseline FILE]
 
         Replays every labelled recording of the corpus (DIR/real, descriptions from
@@ -24,6 +25,7 @@ enum EvaluateCommand {
         .option("split", value: "FILE", help: "tuning/validation split (default config/evaluation-split)"),
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
+        .flag("lobo", help: "leave one tuning board out: choose filter thresholds on the others, measure it (slow)"),
         .flag("trace", help: "print every gesture and touch event of every replay"),
         .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
         .option("filter", value: "KEY=VALUE,…", help: "override touch-filter settings (see --help)"),
@@ -121,6 +123,18 @@ enum EvaluateCommand {
         } catch {
             writeStandardError("gestured-eval: \(error)\n")
             return .dataError
+        }
+        if parsed.has("lobo") {
+            let lobo = LeaveOneBoardOut(corpus: corpus, configuration: configuration, split: split, baseSettings: settings)
+            writeStandardOutput("gestured-eval: leave one board out, configuration \(configPath), split \(splitPath)\n")
+            do {
+                let lines = try lobo.run { writeStandardOutput($0 + "\n") }
+                writeStandardOutput("\n" + lines.joined(separator: "\n") + "\n")
+            } catch {
+                writeStandardError("gestured-eval: --lobo: \(error)\n")
+                return .usage
+            }
+            return .success
         }
         var evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
         evaluator.trace = parsed.has("trace")
