@@ -64,19 +64,16 @@ struct LiftDebounceStage: TouchFilterStage {
     /// The lifts to deliver before `frame` (besides those due): those waiting for a palm's
     /// return when the frame brings a new contact — a finger's second tap must find the first
     /// one ended. A contact landing already pressing near such a lift is the palm back: the
-    /// lift is delivered with ``NoTapReason/palmReturned`` and `cancelled`.
+    /// lift is delivered marked ``NoTapReason/palmReturned``.
     mutating func returns(before frame: Frame, into ids: inout [TouchID], palms: inout PalmStage) {
         let now = frame.timestamp
         for touch in frame.touches where touch.phase == .began {
             for (id, lift) in pending where now - lift.time > settings.liftDelay && !ids.contains(id) {
                 if palms.beginsPressing(touch) && distance(lift.position, touch.position) <= settings.reappearDistance {
                     pending[id]?.touches = lift.touches.map { lift in
-                        var cancelled = lift
-                        if cancelled.phase == .ended {
-                            cancelled.phase = .cancelled
-                            cancelled.flags.noTap = .palmReturned
-                        }
-                        return cancelled
+                        var marked = lift
+                        if marked.phase == .ended { marked.flags.noTap = .palmReturned }
+                        return marked
                     }
                     palms.remember(lift.position, at: lift.time)
                 } else if lift.deadline > lift.time.adding(seconds: settings.liftDelay) {

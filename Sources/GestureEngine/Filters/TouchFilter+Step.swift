@@ -1,9 +1,6 @@
 /// The per-touch step of the ``TouchFilter``: each assembled touch goes through the stages
 /// that own its contact's role, in the order libinput's `tp_palm_detect` asks its predicates.
 extension TouchFilter {
-    /// Until the tap recognizer reads ``TouchFlags/noTap``, a touch that is no tap also
-    /// ends `cancelled` (the only way the recognizers could tell before issue 12).
-    static let noTapEndsCancelled = true
 
     /// Appends to `out` what to deliver for one assembled touch (none, one, or a held-back
     /// tap's two).
@@ -114,14 +111,14 @@ extension TouchFilter {
                 return
             }
             last = jitter.deliver(touch, &contact)
-            // A finger that pressed the button clicked, and a click must not also be a tap.
+            // A finger that pressed the button clicked, and a click must not also be a tap; a
+            // short touch beside or right after a scroll (and the other TapGuardStage cases)
+            // is not a tap either. It ends as it did, `ended`, marked: the tap recognizer fails
+            // on it, and a gesture it was part of ends rather than being cancelled.
             if clicks.clicked(contact) {
                 last.flags.noTap = .click
-                last.phase = .cancelled
             } else if let reason = contact.noTap, now - contact.startTime <= settings.scrollTapMaximumDuration {
-                // A short touch beside or right after a scroll (…) is not a tap.
                 last.flags.noTap = reason
-                if Self.noTapEndsCancelled { last.phase = .cancelled }
             }
             if facts.isTouchpad && settings.liftDelay > 0 {
                 lifts.hold(
