@@ -790,6 +790,30 @@ struct FilterTests {
         #expect(!off.contains("1 ended"))
     }
 
+    @Test("each decision is kept with its reason: a palm landing, a contact held in the edge band and its end as a palm, a no-tap lift")
+    func decisionsCarryReasons() {
+        var run = FilterRun()
+        run.filter.recordsDecisions = true
+        run.frame(0.00, [(1, .began, 50, 30, 200), (2, .began, 2, 30, 20)])
+        run.frame(0.30, [(1, .moved, 50, 30, 200), (2, .moved, 2.5, 30, 20)])
+        run.frame(0.40, [(1, .ended, 50, 30, 200), (2, .moved, 30, 30, 20)])
+        run.frame(0.50, [(2, .ended, 30, 30, 20)])
+        run.frame(1.20, [(3, .began, 60, 30, 5)])
+        run.frame(1.25, [(3, .moved, 60, 30, 5)])
+        run.frame(1.30, [(3, .ended, 60, 30, 5)])
+        run.frame(1.60, [])
+        let lines = run.filter.drainDecisions().map(\.description)
+        #expect(
+            lines == [
+                "touch #1 began palm(.pressure) not delivered", "touch #2 began held(.edgeBand)",
+                "touch #2 moved palm(.edge) not delivered", "touch #3 ended noTap(.tooLight)",
+            ])
+        #expect(run.filter.drainDecisions().isEmpty)
+        var quiet = FilterRun()
+        quiet.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(quiet.filter.drainDecisions().isEmpty)
+    }
+
     @Test("disabled settings pass frames through untouched")
     func disabled() {
         var filter = TouchFilter(device: pad, settings: .disabled)
@@ -799,19 +823,56 @@ struct FilterTests {
         #expect(filter.filter(frame) == frame)
     }
 
+    @Test("a HID pad whose pressure spans 0…50 (contact area) has no palm by pressure and no too-light tap; a quirk can say it means pressure")
+    func pressureScaleUnknown() {
+        var hid = pad
+        hid.axes[EventUsage.absMTPressure.code] = AxisInfo(minimum: 0, maximum: 50)
+        // Fingers there read 30–40 (0.55 × 50 = 27.5 made every one a palm), and a light 5.
+        var run = FilterRun(device: hid)
+        run.frame(0.00, [(1, .began, 50, 30, 35), (2, .began, 70, 30, 5)])
+        run.frame(0.05, [(1, .moved, 50, 30, 40), (2, .moved, 70, 30, 5)])
+        run.frame(0.10, [(1, .ended, 50, 30, 40), (2, .ended, 70, 30, 5)])
+        run.frame(0.30, [])
+        #expect(run.phases == ["1 began", "2 began", "1 stationary", "2 stationary", "1 ended", "2 ended"])
+        #expect(!TouchFilter(device: hid).judgesPressure)
+        #expect(TouchFilter(device: pad).judgesPressure)
+        var quirks = DeviceQuirks()
+        quirks.pressureIsPressure = true
+        quirks.palmPressure = 30
+        var quirked = FilterRun(TouchFilterSettings().applying(quirks), device: hid)
+        quirked.frame(0.00, [(1, .began, 50, 30, 35)])
+        #expect(quirked.phases.isEmpty)
+        quirks.pressureIsPressure = false
+        #expect(!TouchFilter(device: pad, settings: TouchFilterSettings().applying(quirks)).judgesPressure)
+    }
+
+    @Test("a described pad without resolution is still judged by pressure (absolute units); inferred ranges are not")
+    func pressureWithoutResolution() {
+        var described = pad
+        for code in [EventUsage.absMTPositionX.code, EventUsage.absMTPositionY.code] { described.axes[code]?.resolution = 0 }
+        var run = FilterRun(device: described)
+        run.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(run.phases.isEmpty)
+        described.rangesAreInferred = true
+        var inferred = FilterRun(device: described)
+        inferred.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(inferred.phases == ["1 began"])
+    }
+
     @Test("without a known resolution only jitter is filtered: no bands, no pressure test")
     func untrustedRanges() {
-        let inferred = DeviceDescription(
+        var inferred = DeviceDescription(
             name: "inferred", properties: [.pointer], codes: [.btnToolFinger],
             axes: [
                 EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 9),
                 EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000),
                 EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600),
-                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 40),
+                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
             ])
+        inferred.rangesAreInferred = true
         var run = FilterRun(device: inferred)
-        run.frame(0.00, [(1, .began, 0.5, 95, 40)])
-        run.frame(0.10, [(1, .moved, 10, 95, 40)])
+        run.frame(0.00, [(1, .began, 0.5, 95, 200)])
+        run.frame(0.10, [(1, .moved, 10, 95, 200)])
         #expect(run.phases == ["1 began", "1 moved"])
     }
 

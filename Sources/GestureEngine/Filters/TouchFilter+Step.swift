@@ -35,7 +35,11 @@ extension TouchFilter {
         contact.lastPressure = touch.pressure
         tapGuard.began(touch, &contact, at: now)
         table[touch.id] = contact
-        if contact.role == .finger { out.append(touch) }
+        if contact.role == .finger {
+            out.append(touch)
+        } else {
+            noteUndelivered(touch.id, .began, at: now, role: contact.role, palm: contact.palmReason)
+        }
     }
 
     private mutating func moved(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) {
@@ -60,7 +64,11 @@ extension TouchFilter {
         {
             let wasDelivered = contact.role == .finger
             contact.makePalm(.wobble)
-            if wasDelivered { out.append(touch.withdrawn(at: contact.delivered, reason: .wobble)) }
+            if wasDelivered {
+                out.append(touch.withdrawn(at: contact.delivered, reason: .wobble))
+            } else {
+                noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: .wobble)
+            }
             return
         }
         let released: Touch?
@@ -87,7 +95,11 @@ extension TouchFilter {
         case .thumbCandidate:
             released = thumbs.moved(touch, &contact, at: now, palms: palms, jitter: jitter)
         }
-        if let released { out.append(released) }
+        if let released {
+            out.append(released)
+        } else if contact.role == .palm {
+            noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: contact.palmReason)
+        }
     }
 
     private mutating func ended(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) {

@@ -40,15 +40,18 @@ struct FilterDeviceFacts: Sendable {
     let tracksSlots: Bool
 
     init(device: DeviceDescription, pressureIsPressure: Bool) {
-        // Ranges are trusted only on a device that reports its resolution: a recording without
-        // a description has its ranges inferred from the touches themselves (the surface shrinks
-        // to where fingers went, the pressure range to what they pressed), where edge bands
-        // and a pressure threshold would mean nothing. Such a device gets jitter filtering only
-        // (configure WidthMM=/HeightMM= to give it a size).
+        // A recording without a description has its ranges inferred from the touches
+        // themselves (the surface shrinks to where fingers went, the pressure range to what
+        // they pressed): no pressure test there. Pressure thresholds are absolute units and
+        // need no resolution (libinput applies its 130 on any pad); the bands are fractions
+        // of the surface and sizes millimetres, so they need a resolution: with libinput's
+        // 69 × 50 mm guess for a pad without one, the bands cost two validation recordings
+        // (evemu-devices). Configure WidthMM=/HeightMM= to give such a device a size.
         let trusted = device.hasResolution
+        let real = !device.rangesAreInferred
         let pressure = device.axis(.absMTPressure) ?? device.axis(.absPressure)
         pressureMaximum =
-            trusted && pressureIsPressure ? pressure.flatMap { $0.maximum > $0.minimum ? $0.maximum : nil } : nil
+            real && pressureIsPressure ? pressure.flatMap { $0.maximum > $0.minimum ? $0.maximum : nil } : nil
         width = trusted ? device.widthMillimeters : 0
         height = trusted ? device.heightMillimeters : 0
         isTouchpad = device.kind == .touchpad
