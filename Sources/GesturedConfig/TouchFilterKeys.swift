@@ -1,4 +1,4 @@
-import GestureEngine
+public import GestureEngine
 
 /// A percentage of the surface (`8%`), as a fraction.
 private func percent(_ text: String) throws(ValueError) -> Double {
@@ -94,4 +94,14 @@ extension ConfigRenderer {
     static func render(_ filter: TouchFilterSettings) -> String {
         (["[TouchFilter]"] + touchFilterKeys.map { "\($0.name)=\($0.render(filter))" }).joined(separator: "\n") + "\n"
     }
+}
+
+extension TouchFilterSettings {
+    /// `[TouchFilter]` with every key as it runs (defaults included), for `--check-config`.
+    public var rendered: String { ConfigRenderer.render(self) }
+}
+
+extension RecognizerConfiguration {
+    /// This gesture as a `[Gesture]` section with every key.
+    public var rendered: String { ConfigRenderer.render(self) }
 }
