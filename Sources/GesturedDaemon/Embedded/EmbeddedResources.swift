@@ -51,6 +51,84 @@ public enum EmbeddedResources {
 #ClientQueueHard=1024
 
 # ---------------------------------------------------------------------------------------
+# [TouchFilter] — which contacts are fingers (issue 12; DESIGN.md). Between the kernel's
+# frames and the gestures, palms and resting thumbs are taken out, taps that are no taps
+# are marked, jitter is absorbed. Device quirks (/usr/share/gestured/quirks/*.quirks, then
+# /etc/gestured/quirks/*.quirks) change these per device. `gestured --check-config` prints
+# the section as it runs; `gestured --replay FILE --touches` prints each decision with its
+# reason. Pressures are in the device's own units and apply only where its pressure means
+# pressure (a quirk says so, or the axis reaches PalmPressure: the HID pads reporting
+# contact area on 0…50 are never judged by it); "none" turns a pressure test off.
+#
+#[TouchFilter]
+# Off: frames reach the gestures untouched.
+#Enabled=yes
+# A contact pressing this hard is a palm (libinput: 130; 141 is 0.55 of 0…255).
+#PalmPressure=141
+# A touchpad contact that never pressed this hard is no tap (a hovering thumb).
+#TapMinimumPressure=16
+# A contact this large (touch major, where the device reports it in mm) is a palm.
+#PalmTouchMajor=25mm
+# Touchpads: a contact landing in the side bands (of the width), or in the top band (of
+# the height, pads taller than TopEdgeMinimumHeight), is held back; it is a finger if it
+# leaves toward the middle within EdgeReleaseTime, or lands with a partner within
+# EdgePairDistance, or stayed smaller than EdgeFingerMajor; else a palm.
+#EdgeBand=8%
+#TopEdgeBand=5%
+#TopEdgeMinimumHeight=55mm
+#EdgeFingerMajor=15mm
+#EdgeReleaseTime=200ms
+#EdgePairDistance=35mm
+# Touchpads: a contact landing in the bottom band is a resting thumb until it rises above
+# ThumbExit (of the height, from the bottom) or travels ThumbReleaseDistance.
+#ThumbBand=15%
+#ThumbExit=20%
+#ThumbReleaseDistance=infinity
+# Touchpads: when a third finger lands and the two lowest are this far apart across and
+# up, the lower is a thumb (libinput's 35 and 25 mm).
+#ThumbDiagonalWidth=35mm
+#ThumbDiagonalHeight=25mm
+# A held-back contact lifting this quickly, having moved this little, is a tap after all.
+#HeldTapDuration=150ms
+#HeldTapMovement=2mm
+# A resting contact's position stays put while it wobbles within this radius.
+#Hysteresis=0.5mm
+# Touchpads: a lift is held back this long; a contact landing this close meanwhile
+# continues it (a finger the sensor dropped). Returning this often makes it a palm.
+#LiftDelay=40ms
+#ReappearDistance=8mm
+#FlickerLimit=2
+# A contact landing this close to where a palm lifted, this soon, is that palm.
+#PalmMemoryTime=500ms
+#PalmMemoryDistance=30mm
+# Touchpads judged by pressure: a contact landing alone moves nothing this long (or until
+# a second finger lands) while its pressure shows whether it is a palm.
+#PalmConfirmTime=150ms
+# While the button is held and a finger drags this far, still fingers are taken out.
+#ClickingFingerDistance=4mm
+# A finger down during a physical click is no tap.
+#ClicksCancelTaps=yes
+# Touchpads counting more fingers (BTN_TOOL_*) than they track get fake ones.
+#FakeFingers=yes
+# Touchpads judged by pressure: a contact whose slot sent no pressure yet is held back.
+#HoldUnknownPressure=yes
+# Touchpads: a contact of at most ScrollTapMaximumDuration beginning while two fingers
+# move (one ScrollTapTravel from its start), or within ScrollTapWindow after, is no tap.
+#ScrollTapWindow=300ms
+#ScrollTapTravel=3mm
+#ScrollTapMaximumDuration=250ms
+# Touchpads: a contact seen in one frame only, alone, shorter than this, is no tap.
+#MinimumLoneTapDuration=25ms
+# Touchpads: a contact landing within SplitDistance of one that lost SplitPressureDrop of
+# its pressure in the same frame was split off it: no tap.
+#SplitPressureDrop=40%
+#SplitDistance=15mm
+# Touchpads: a lone contact whose centre turns back this often (steps of at least
+# PalmReversalStep) is a palm; 0 = off.
+#PalmReversalCount=0
+#PalmReversalStep=1mm
+
+# ---------------------------------------------------------------------------------------
 # [Device NAME] — which devices, and facts about them. Every Match key that is present
 # must hold; a section without Match keys applies to every device. All matching sections
 # apply, in file order, later ones overriding earlier ones key by key.
