@@ -72,6 +72,10 @@ usr/lib/sysusers.d/gestured.conf
 usr/lib/udev/rules.d/70-gestured.rules
 usr/share/gestured/actions.conf
 usr/share/gestured/gestured.conf"
+    for quirks in config/quirks/*.quirks; do
+      expected="$expected
+usr/share/gestured/quirks/$(basename "$quirks")"
+    done
     for page in docs/man/*.scd; do
       name=$(basename "$page" .scd)
       expected="$expected
