@@ -23,7 +23,7 @@ struct ClickFingerStage: TouchFilterStage {
             }
             table[id] = contact
         }
-        guard frame.isButtonPressed, settings.clickingFingerDistance > 0 else { return }
+        guard frame.isButtonPressed, settings.clickingFingerDistance > 0, settings.enables(.clickingFinger) else { return }
         let dragging = table.contacts.values.contains { contact in
             guard contact.role == .finger, let anchor = contact.pressAnchor else { return false }
             return distance(contact.current, anchor) >= settings.clickingFingerDistance
@@ -45,6 +45,6 @@ struct ClickFingerStage: TouchFilterStage {
 
     /// Whether a finger's lift is a click's.
     func clicked(_ contact: FilterContact) -> Bool {
-        contact.pressedButton && settings.clicksCancelTouches
+        contact.pressedButton && settings.clicksCancelTouches && settings.enables(.clickNoTap)
     }
 }

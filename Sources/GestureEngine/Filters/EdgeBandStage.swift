@@ -12,7 +12,7 @@ struct EdgeBandStage: TouchFilterStage {
 
     /// A new contact there is held back.
     func holdsBack(_ touch: Touch) -> Bool {
-        isTouchpad && bands.inEdgeBand(touch.position)
+        isTouchpad && bands.inEdgeBand(touch.position) && settings.enables(.edgeBand)
     }
 
     /// What becomes of a held edge contact in a frame: nil while it stays held (or turns
@@ -25,14 +25,16 @@ struct EdgeBandStage: TouchFilterStage {
             contact.makePalm(reason)
             return nil
         }
-        if hasEdgePartner(touch.id, contact, table: table) {
+        if settings.enables(.edgePartner), hasEdgePartner(touch.id, contact, table: table) {
             return jitter.release(touch, &contact, at: now)
         }
         guard !bands.inEdgeBand(touch.position) else { return nil }
         // Out toward the middle in time: a finger. Too late: a palm that wandered — unless the
         // pad measures contact size and this one stayed finger-sized (a finger resting at the
         // edge before it moves).
-        if now - contact.startTime <= settings.edgeReleaseTime || (contact.maximumMajor ?? .infinity) < settings.edgeFingerMajor {
+        if now - contact.startTime <= settings.edgeReleaseTime
+            || (settings.enables(.edgeFingerMajor) && (contact.maximumMajor ?? .infinity) < settings.edgeFingerMajor)
+        {
             return jitter.release(touch, &contact, at: now)
         }
         contact.makePalm(.edge)
@@ -58,7 +60,7 @@ struct EdgeBandStage: TouchFilterStage {
     /// its partner): the hand landing, a palm's heel at the edge and its fingers' side in
     /// the middle — not a tap, whose partner a one-finger tap would not have.
     func isHandLanding(_ contact: FilterContact, table: ContactTable) -> Bool {
-        isTouchpad && contact.role == .finger
+        isTouchpad && contact.role == .finger && settings.enables(.handLanding)
             && table.contacts.values.contains(where: {
                 $0.role == .edgeCandidate && abs($0.startTime - contact.startTime) <= settings.edgeReleaseTime
             })

@@ -36,7 +36,7 @@ struct FakeFingerStage: TouchFilterStage {
     /// lift delay, straight to `out`.
     mutating func step(_ frame: Frame, table: ContactTable, lifts: inout LiftDebounceStage, into out: inout [Touch]) {
         var wanted = 0
-        if settings.synthesizesUntrackedFingers, facts.isTouchpad, facts.tracksSlots, let count = frame.fingerCount,
+        if settings.synthesizesUntrackedFingers, settings.enables(.fakeFingers), facts.isTouchpad, facts.tracksSlots, let count = frame.fingerCount,
             count > facts.slotCount
         {
             wanted = count - max(table.contacts.count, facts.slotCount)

@@ -36,7 +36,9 @@ struct JitterStage: TouchFilterStage {
         out.previousPosition = contact.delivered
         let unjumped = contact.jump.position(for: touch.position)
         if contact.box == nil && settings.boxSize > 0 { contact.box = BoxFilter(size: settings.boxSize, position: contact.delivered) }
-        out.position = contact.box != nil ? contact.box!.update(unjumped) : contact.hysteresis.update(unjumped)
+        out.position =
+            contact.box != nil
+            ? contact.box!.update(unjumped) : settings.enables(.hysteresis) ? contact.hysteresis.update(unjumped) : unjumped
         if out.phase == .moved && out.position == out.previousPosition { out.phase = .stationary }
         if out.phase == .stationary && out.position != out.previousPosition { out.phase = .moved }
         contact.delivered = out.position

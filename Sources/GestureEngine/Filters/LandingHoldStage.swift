@@ -15,12 +15,14 @@ struct LandingHoldStage: TouchFilterStage {
         // A finger's pressure changes from frame to frame; a contact whose slot has sent none
         // cannot be told from a palm until it does.
         facts.isTouchpad && settings.holdsUnknownPressure && palms.pressureSeen && facts.pressureMaximum != nil
-            && touch.pressure == nil
+            && touch.pressure == nil && settings.enables(.unknownPressure)
     }
 
     /// Starts a new contact's confirmation when it lands alone.
     func begin(_ contact: inout FilterContact, at now: Timestamp, table: ContactTable) {
-        if facts.isTouchpad && facts.pressureMaximum != nil && settings.palmConfirmTime > 0 && !table.hasFinger {
+        if facts.isTouchpad && facts.pressureMaximum != nil && settings.palmConfirmTime > 0 && !table.hasFinger
+            && settings.enables(.palmConfirm)
+        {
             contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
         }
     }

@@ -67,6 +67,7 @@ struct LiftDebounceStage: TouchFilterStage {
     /// lift is delivered marked ``NoTapReason/palmReturned``.
     mutating func returns(before frame: Frame, into ids: inout [TouchID], palms: inout PalmStage) {
         let now = frame.timestamp
+        guard settings.enables(.palmReturn) else { return }
         for touch in frame.touches where touch.phase == .began {
             for (id, lift) in pending where now - lift.time > settings.liftDelay && !ids.contains(id) {
                 if palms.beginsPressing(touch) && distance(lift.position, touch.position) <= settings.reappearDistance {
@@ -123,6 +124,7 @@ struct LiftDebounceStage: TouchFilterStage {
         _ touch: Touch, at now: Timestamp, table: inout ContactTable, fakes: Int, jitter: JitterStage,
         into out: inout [Touch]
     ) -> Bool {
+        guard settings.enables(.liftDebounce) else { return false }
         var best: (id: TouchID, distance: Double)?
         for (id, lift) in pending where now - lift.time <= settings.liftDelay {
             let d = distance(lift.position, touch.position)
@@ -138,7 +140,7 @@ struct LiftDebounceStage: TouchFilterStage {
         // rules, and the second of two close fingers in a band flickers the same way.
         let wasDelivered = lift.contact.role == .finger
         if wasDelivered { lift.contact.flickers += 1 }
-        if wasDelivered && lift.contact.flickers >= settings.flickerLimit {
+        if wasDelivered && lift.contact.flickers >= settings.flickerLimit && settings.enables(.flicker) {
             lift.contact.makePalm(.flicker)
             table[best.id] = lift.contact
             out.append(continued.withdrawn(at: lift.contact.delivered, reason: .flicker))

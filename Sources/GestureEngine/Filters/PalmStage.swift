@@ -30,19 +30,22 @@ struct PalmStage: TouchFilterStage {
 
     /// Why `touch` is a palm by what it reports now (tool, pressure, size), or nil.
     func palmReason(_ touch: Touch) -> PalmReason? {
-        if touch.toolType == .palm { return .tool }
+        if touch.toolType == .palm && settings.enables(.toolPalm) { return .tool }
         if let threshold = settings.palmPressure, facts.pressureMaximum != nil, let pressure = touch.pressure,
-            Double(pressure) >= threshold
+            Double(pressure) >= threshold, settings.enables(.pressurePalm)
         {
             return .pressure
         }
-        if facts.sizesTrusted, let major = touch.touchMajorMillimeters, major >= settings.palmTouchMajor { return .touchSize }
+        if facts.sizesTrusted, let major = touch.touchMajorMillimeters, major >= settings.palmTouchMajor, settings.enables(.sizePalm) {
+            return .touchSize
+        }
         return nil
     }
 
     /// The contact lands already pressing as a palm lands (``TouchFilterSettings/palmPressureAtBegin``).
     func beginsPressing(_ touch: Touch) -> Bool {
-        guard let threshold = settings.palmPressureAtBegin, facts.pressureMaximum != nil, let pressure = touch.pressure
+        guard let threshold = settings.palmPressureAtBegin, facts.pressureMaximum != nil, let pressure = touch.pressure,
+            settings.enables(.landingPressure)
         else { return false }
         return Double(pressure) >= threshold
     }
@@ -51,7 +54,7 @@ struct PalmStage: TouchFilterStage {
     func landingReason(_ touch: Touch, at now: Timestamp) -> PalmReason? {
         if let reason = palmReason(touch) { return reason }
         if beginsPressing(touch) { return .landingPressure }
-        if lastPalms.contains(where: {
+        if settings.enables(.palmMemory), lastPalms.contains(where: {
             now - $0.time <= settings.palmMemoryTime && distance($0.position, touch.position) <= settings.palmMemoryDistance
         }) {
             return .palmMemory
@@ -71,7 +74,8 @@ struct PalmStage: TouchFilterStage {
     /// ``TouchFilterSettings/tapMinimumPressure`` is a thumb or a finger hovering and
     /// brushing the surface, not a tap (the ChromiumOS library's "Tap Minimum Pressure").
     func isTooLightToTap(_ contact: FilterContact) -> Bool {
-        guard facts.isTouchpad, let threshold = settings.tapMinimumPressure, facts.pressureMaximum != nil, pressureSeen
+        guard facts.isTouchpad, let threshold = settings.tapMinimumPressure, facts.pressureMaximum != nil, pressureSeen,
+            settings.enables(.tooLight)
         else { return false }
         // A contact whose slot never sent a pressure pressed the kernel's initial 0 (a
         // pressure equal to the slot's value is never sent; in a recording that starts
@@ -84,7 +88,7 @@ struct PalmStage: TouchFilterStage {
     /// contact): a palm's wobbling centre. A short step breaks the chain: a finger turning
     /// slows down first.
     func jumpsBack(_ step: PhysicalPoint, _ contact: inout FilterContact) -> Bool {
-        guard facts.isTouchpad, facts.reportsContacts, settings.palmReversalCount > 0 else { return false }
+        guard facts.isTouchpad, facts.reportsContacts, settings.palmReversalCount > 0, settings.enables(.wobble) else { return false }
         let length = (step.x * step.x + step.y * step.y).squareRoot()
         guard length >= settings.palmReversalStep else {
             contact.lastStep = nil

@@ -49,21 +49,27 @@ struct TapGuardStage: TouchFilterStage {
 
     /// Reasons known when a contact begins.
     func began(_ touch: Touch, _ contact: inout FilterContact, at now: Timestamp) {
-        if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow { contact.denyTap(.afterScroll) }
+        if isTouchpad, let last = lastMultiFingerMotion, now - last <= settings.scrollTapWindow, settings.enables(.afterScroll) {
+            contact.denyTap(.afterScroll)
+        }
         contact.touched = frameSaysTouching
-        if let source = splitFrom, distance(source, touch.position) <= settings.splitDistance { contact.denyTap(.split) }
+        if let source = splitFrom, distance(source, touch.position) <= settings.splitDistance, settings.enables(.split) {
+            contact.denyTap(.split)
+        }
     }
 
     /// Reasons known when it ends (`phase` is the assembler's).
     func ended(_ contact: inout FilterContact, phase: TouchPhase, at now: Timestamp) {
         guard isTouchpad else { return }
-        if !contact.touched { contact.denyTap(.hovering) }
-        if fingerCountHeld && phase == .ended { contact.denyTap(.trackingLost) }
+        if !contact.touched && settings.enables(.hovering) { contact.denyTap(.hovering) }
+        if fingerCountHeld && phase == .ended && settings.enables(.trackingLost) { contact.denyTap(.trackingLost) }
     }
 
     /// The lone one-frame glitch, judged after the other end reasons.
     func endedAlone(_ contact: inout FilterContact, at now: Timestamp) {
-        if isTouchpad && contact.reports == 0 && now - contact.startTime < settings.minimumLoneTapDuration && !contact.accompanied {
+        if isTouchpad && contact.reports == 0 && now - contact.startTime < settings.minimumLoneTapDuration && !contact.accompanied
+            && settings.enables(.glitch)
+        {
             contact.denyTap(.glitch)
         }
     }

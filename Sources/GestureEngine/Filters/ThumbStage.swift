@@ -17,7 +17,7 @@ struct ThumbStage: TouchFilterStage {
     /// thumb there moves along the band, out of the edge band, and must not count as a
     /// finger for that.)
     func holdsBack(_ touch: Touch) -> Bool {
-        isTouchpad && bands.inThumbBand(touch.position)
+        isTouchpad && bands.inThumbBand(touch.position) && settings.enables(.thumbBand)
     }
 
     /// What becomes of a held thumb-band contact in a frame: its delivered beginning when it
@@ -39,7 +39,9 @@ struct ThumbStage: TouchFilterStage {
     /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame.
     /// Before the frame, because a recognizer holding two touches fails when a third begins.
     func diagonalThumb(before frame: Frame, table: inout ContactTable, palms: PalmStage) -> Touch? {
-        guard isTouchpad, settings.thumbDiagonalWidth > 0, bands.height >= Self.detectionMinimumHeight else { return nil }
+        guard isTouchpad, settings.thumbDiagonalWidth > 0, bands.height >= Self.detectionMinimumHeight,
+            settings.enables(.diagonalThumb)
+        else { return nil }
         var landing = 0
         for touch in frame.touches where touch.phase == .began && isLandingFinger(touch, palms: palms) { landing += 1 }
         guard landing > 0, table.fingerCount + landing >= 3 else { return nil }

@@ -145,7 +145,7 @@ extension TouchFilter {
             // A quick, still touch in a band is a tap there, not a palm or a thumb — unless it
             // clicked, is no tap, or a palm is on the pad (the same hand's edge brushing it).
             var tap: [Touch] = []
-            if touch.phase == .ended, !clicks.clicked(contact), contact.noTap == nil,
+            if touch.phase == .ended, settings.enables(.heldTap), !clicks.clicked(contact), contact.noTap == nil,
                 !table.contacts.values.contains(where: { $0.role == .palm }),
                 now - contact.startTime <= settings.heldTapDuration,
                 distance(touch.position, contact.start) <= settings.heldTapMovement

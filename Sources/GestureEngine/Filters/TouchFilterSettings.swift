@@ -1,3 +1,16 @@
+/// Each rule of the ``TouchFilter``, so that each can be switched off alone
+/// (``TouchFilterSettings/disabledRules``): every one has a test that fails without it.
+enum FilterRule: UInt64, CaseIterable, Sendable {
+    case toolPalm, pressurePalm, sizePalm, landingPressure, palmMemory, wobble
+    case edgeBand, edgePartner, edgeFingerMajor, handLanding
+    case thumbBand, diagonalThumb
+    case unknownPressure, palmConfirm
+    case liftDebounce, flicker, palmReturn
+    case fakeFingers, clickNoTap, clickingFinger
+    case afterScroll, tooLight, split, hovering, trackingLost, glitch, heldTap
+    case hysteresis
+}
+
 /// Thresholds of the ``TouchFilter``: lengths in millimetres, times in seconds, pressures in
 /// the device's own units (absolute, as libinput's `AttrPalmPressureThreshold`). The defaults
 /// come from the labelled recordings (docs/evaluation.md) and libinput's touchpad palm and
@@ -244,6 +257,13 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.splitPressureDrop = splitPressureDrop
         self.splitDistance = splitDistance
     }
+
+    /// Rules switched off one by one, as bits of ``FilterRule`` (empty in use): the tests
+    /// switch each off in turn and require its own scenario to change.
+    var disabledRules: UInt64 = 0
+
+    /// Whether `rule` is on.
+    @inline(__always) func enables(_ rule: FilterRule) -> Bool { disabledRules & (1 << rule.rawValue) == 0 }
 
     /// Everything off: the identity filter.
     public static let disabled = TouchFilterSettings(isEnabled: false)
