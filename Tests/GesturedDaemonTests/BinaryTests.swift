@@ -69,7 +69,7 @@ struct BinaryTests {
         let result = try Self.run(["--check-config", file.path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\nLiftDelay=60ms\n"), "the configured value: \(result.stdout)")
-        #expect(result.stdout.contains("\nPalmPressure=141\n"), "a default: \(result.stdout)")
+        #expect(result.stdout.contains("\nPalmPressure=130\n"), "a default: \(result.stdout)")
         #expect(result.stdout.contains("[Gesture pinch] Hysteresis=4mm (begins only when the fingers move apart or together)"))
         #expect(result.stdout.contains("[Gesture tap] MaximumTapDuration=250ms"))
         #expect(result.stdout.contains("[Cypress APA Trackpad (cyapa)]"), "the built-in quirks: \(result.stdout)")

@@ -63,8 +63,8 @@ public enum EmbeddedResources {
 #[TouchFilter]
 # Off: frames reach the gestures untouched.
 #Enabled=yes
-# A contact pressing this hard is a palm (libinput: 130; 141 is 0.55 of 0…255).
-#PalmPressure=141
+# A contact pressing this hard is a palm (libinput's threshold; fingers press up to 127 of 255).
+#PalmPressure=130
 # A touchpad contact that never pressed this hard is no tap (a hovering thumb).
 #TapMinimumPressure=16
 # A contact this large (touch major, where the device reports it in mm) is a palm.
