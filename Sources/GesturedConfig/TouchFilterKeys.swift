@@ -55,6 +55,8 @@ let touchFilterKeys: [TouchFilterKey] = {
         units("TapMinimumPressure", \S.tapMinimumPressure),
         length("PalmTouchMajor", \S.palmTouchMajor),
         fraction("EdgeBand", \S.edgeBandFraction),
+        length("EdgeBandMaximum", \S.edgeBandMaximum),
+        length("EdgeMinimumWidth", \S.edgeMinimumWidth),
         fraction("TopEdgeBand", \S.topEdgeBandFraction),
         length("TopEdgeMinimumHeight", \S.topEdgeMinimumHeight),
         length("EdgeFingerMajor", \S.edgeFingerMajor),

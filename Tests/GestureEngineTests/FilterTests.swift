@@ -859,6 +859,24 @@ struct FilterTests {
         #expect(inferred.phases == ["1 began"])
     }
 
+    @Test("a described pad without a resolution gets the bands at libinput's 69 × 50 mm; side bands only from 70 mm wide, at most 8 mm")
+    func bandsWithoutResolution() {
+        var described = pad
+        for code in [EventUsage.absMTPositionX.code, EventUsage.absMTPositionY.code] { described.axes[code]?.resolution = 0 }
+        // 69 mm wide: no side band; 50 mm high: the thumb band is the bottom 7.5 mm.
+        var run = FilterRun(device: described)
+        run.frame(0.00, [(1, .began, 2, 25, 20), (2, .began, 35, 47, 20)])
+        run.frame(0.50, [(1, .moved, 2, 26, 20), (2, .moved, 40, 47, 20)])
+        #expect(run.phases == ["1 began", "1 moved"])
+        // A 120 mm pad: the side band is 8 mm, not 8 % (9.6 mm).
+        var wide = pad
+        wide.axes[EventUsage.absMTPositionX.code] = AxisInfo(minimum: 0, maximum: 1200, resolution: 10)
+        var edge = FilterRun(device: wide)
+        edge.frame(0.00, [(1, .began, 9, 5, 20), (2, .began, 7, 45, 20)])
+        edge.frame(0.50, [(1, .moved, 9, 6, 20), (2, .moved, 7, 44, 20)])
+        #expect(edge.phases == ["1 began", "1 moved"])
+    }
+
     @Test("without a known resolution only jitter is filtered: no bands, no pressure test")
     func untrustedRanges() {
         var inferred = DeviceDescription(

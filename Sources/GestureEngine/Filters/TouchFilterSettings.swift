@@ -42,6 +42,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: width of the left and right bands (fraction of the surface width) where a
     /// new contact is held back as a possible palm (libinput: 8 %).
     public var edgeBandFraction: Double
+    /// Side bands are at most this wide (mm), and only on pads at least
+    /// ``edgeMinimumWidth`` wide (libinput: 8 mm, 70 mm).
+    public var edgeBandMaximum: Double
+    public var edgeMinimumWidth: Double
     /// Touchpads taller than ``topEdgeMinimumHeight`` (mm): height of the top band (fraction
     /// of the surface height) where a new contact is held back like one in a side band; it
     /// becomes a finger if it leaves the band downward within ``edgeReleaseTime`` (libinput:
@@ -178,6 +182,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         palmTouchMajor: Double = 25,
         palmPressureAtBegin: Double? = nil,
         edgeBandFraction: Double = 0.08,
+        edgeBandMaximum: Double = 8,
+        edgeMinimumWidth: Double = 70,
         topEdgeBandFraction: Double = 0.05,
         topEdgeMinimumHeight: Double = 55,
         edgeFingerMajor: Double = 15,
@@ -221,6 +227,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.palmTouchMajor = palmTouchMajor
         self.palmPressureAtBegin = palmPressureAtBegin
         self.edgeBandFraction = edgeBandFraction
+        self.edgeBandMaximum = edgeBandMaximum
+        self.edgeMinimumWidth = edgeMinimumWidth
         self.topEdgeBandFraction = topEdgeBandFraction
         self.topEdgeMinimumHeight = topEdgeMinimumHeight
         self.edgeFingerMajor = edgeFingerMajor

@@ -42,18 +42,21 @@ struct FilterDeviceFacts: Sendable {
     init(device: DeviceDescription, pressureIsPressure: Bool) {
         // A recording without a description has its ranges inferred from the touches
         // themselves (the surface shrinks to where fingers went, the pressure range to what
-        // they pressed): no pressure test there. Pressure thresholds are absolute units and
-        // need no resolution (libinput applies its 130 on any pad); the bands are fractions
-        // of the surface and sizes millimetres, so they need a resolution: with libinput's
-        // 69 × 50 mm guess for a pad without one, the bands cost two validation recordings
-        // (evemu-devices). Configure WidthMM=/HeightMM= to give such a device a size.
+        // they pressed): no pressure test and no bands there. Pressure thresholds are absolute
+        // units and need no resolution (libinput applies its 130 on any pad). The bands are
+        // fractions of the surface: on a described pad without a resolution they use the size
+        // the description implies, libinput's 69 × 50 mm guess, and libinput's own gates then
+        // decide — no side bands under 70 mm wide, no top band up to 55 mm high (the alex
+        // recordings replayed with a generic SynPS/2 description, no resolution: 88/99 without
+        // bands, 95/99 with them, 96/99 with alex's own description). Sizes are millimetres only
+        // with a resolution. Configure WidthMM=/HeightMM= to give such a device its size.
         let trusted = device.hasResolution
         let real = !device.rangesAreInferred
         let pressure = device.axis(.absMTPressure) ?? device.axis(.absPressure)
         pressureMaximum =
             real && pressureIsPressure ? pressure.flatMap { $0.maximum > $0.minimum ? $0.maximum : nil } : nil
-        width = trusted ? device.widthMillimeters : 0
-        height = trusted ? device.heightMillimeters : 0
+        width = real ? device.widthMillimeters : 0
+        height = real ? device.heightMillimeters : 0
         isTouchpad = device.kind == .touchpad
         reportsContacts = trusted && device.axis(.absMTPositionX) != nil
         sizesTrusted = trusted
@@ -70,11 +73,12 @@ struct FilterBands: Sendable {
     let height: Double
 
     /// Whether `p` lies in a palm band: the left or right ``TouchFilterSettings/edgeBandFraction``
-    /// of the width, or the top ``TouchFilterSettings/topEdgeBandFraction`` of the height on
+    /// of the width (at most ``TouchFilterSettings/edgeBandMaximum``, on pads at least
+    /// ``TouchFilterSettings/edgeMinimumWidth`` wide: libinput's `tp_init_palmdetect_edge`), or the top ``TouchFilterSettings/topEdgeBandFraction`` of the height on
     /// a touchpad taller than ``TouchFilterSettings/topEdgeMinimumHeight`` (libinput's
     /// `upper_edge`).
     func inEdgeBand(_ p: PhysicalPoint) -> Bool {
-        let band = settings.edgeBandFraction * width
+        let band = width >= settings.edgeMinimumWidth ? min(settings.edgeBandMaximum, settings.edgeBandFraction * width) : 0
         if band > 0 && (p.x < band || p.x > width - band) { return true }
         return height > settings.topEdgeMinimumHeight && p.y < settings.topEdgeBandFraction * height
     }

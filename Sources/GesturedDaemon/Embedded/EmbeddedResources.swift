@@ -74,6 +74,10 @@ public enum EmbeddedResources {
 # leaves toward the middle within EdgeReleaseTime, or lands with a partner within
 # EdgePairDistance, or stayed smaller than EdgeFingerMajor; else a palm.
 #EdgeBand=8%
+# Side bands are at most EdgeBandMaximum wide, and only on pads EdgeMinimumWidth wide or
+# more (libinput's). A pad without a resolution is taken as 69 × 50 mm, as libinput does.
+#EdgeBandMaximum=8mm
+#EdgeMinimumWidth=70mm
 #TopEdgeBand=5%
 #TopEdgeMinimumHeight=55mm
 #EdgeFingerMajor=15mm
