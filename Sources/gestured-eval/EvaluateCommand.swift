@@ -35,8 +35,8 @@ enum EvaluateCommand {
         .flag("help", help: "show this help"),
     ])
 
-    /// `--filter palmPressure=0.6,thumbBand=0.2`: experiments with the filter's thresholds
-    /// (lengths in mm, times in s, fractions plain).
+    /// `--filter palmPressure=150,thumbBand=0.2`: experiments with the filter's thresholds
+    /// (lengths in mm, times in s, pressures in device units, fractions plain).
     static func applyOverrides(_ text: String, to settings: inout TouchFilterSettings) throws(UsageError) {
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)

@@ -20,7 +20,7 @@ struct LeaveOneBoardOut {
     static let grid: [Candidate] = {
         var candidates = [Candidate(name: "defaults", overrides: nil)]
         let keys: [(key: String, low: Double, high: Double)] = [
-            ("palmPressure", 0.45, 0.65),  // default 0.55 of the range
+            ("palmPressure", 115, 165),  // device units, default 130 (was 0.55 of the range before issue 12 part 2)
             ("edgeBand", 0.06, 0.10),  // 8 % of the width
             ("thumbBand", 0.12, 0.18),  // 15 % of the height
             ("palmConfirmTime", 0.10, 0.20),  // 150 ms
