@@ -440,6 +440,21 @@ struct FilterTests {
         #expect(off.phases == ["2 began"])
     }
 
+    @Test("of two fingers at the same height the fake follows the older one, whatever the table's order")
+    func fakeFingerTieBreak() {
+        // Two slots, both fingers at y = 30, the pad counts three: the fake copies the finger
+        // with the lower id. Several id pairs, so that a dictionary's order (fixed within one
+        // process) cannot happen to agree with the ids for all of them.
+        for (older, newer) in [(2, 3), (5, 9), (4, 17), (8, 6), (11, 30), (12, 7), (21, 22), (40, 13)] {
+            let (a, b) = (UInt64(min(older, newer)), UInt64(max(older, newer)))
+            var run = FilterRun(device: twoSlotPad)
+            run.frame(0.00, [(a, .began, 34, 30, 40), (b, .began, 64, 30, 40)], count: 2)
+            run.frame(0.05, [(a, .moved, 34, 30, 40), (b, .moved, 64, 30, 40)], count: 3)
+            let fake = run.delivered.compactMap { $0 }.flatMap { $0 }.first { $0.id.rawValue >= FakeFingerStage.idBase }
+            #expect(fake?.position == PhysicalPoint(x: 34, y: 30), "ids \(a), \(b)")
+        }
+    }
+
     @Test("a single-touch pad counting two fingers (BTN_TOOL_DOUBLETAP) gets the second as a fake")
     func singleTouchFakeFinger() {
         let singleTouch = DeviceDescription(

@@ -41,11 +41,19 @@ struct FakeFingerStage: TouchFilterStage {
         {
             wanted = count - max(table.contacts.count, facts.slotCount)
         }
-        // The topmost finger (the first of equals, as `min(by:)` picks).
+        // The topmost finger; of two at the same height the older (lower id): the table is a
+        // dictionary, whose order changes from run to run, and a fake must not jump between
+        // two fingers by chance.
         var source: FilterContact?
-        for contact in table.contacts.values where contact.role == .finger {
-            if let topmost = source, !(contact.delivered.y < topmost.delivered.y) { continue }
+        var sourceID = TouchID(UInt64.max)
+        for (id, contact) in table.contacts where contact.role == .finger {
+            if let topmost = source,
+                !(contact.delivered.y < topmost.delivered.y || (contact.delivered.y == topmost.delivered.y && id < sourceID))
+            {
+                continue
+            }
             source = contact
+            sourceID = id
         }
         if source == nil { wanted = 0 }
         while fakes.count > wanted {

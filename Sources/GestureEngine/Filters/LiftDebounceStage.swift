@@ -128,7 +128,12 @@ struct LiftDebounceStage: TouchFilterStage {
         var best: (id: TouchID, distance: Double)?
         for (id, lift) in pending where now - lift.time <= settings.liftDelay {
             let d = distance(lift.position, touch.position)
-            if d <= settings.reappearDistance && d < (best?.distance ?? .infinity) { best = (id, d) }
+            // Of two as close, the older lift (lower id), whatever the dictionary's order.
+            if d <= settings.reappearDistance,
+                d < (best?.distance ?? .infinity) || (d == best?.distance && id < (best?.id ?? id))
+            {
+                best = (id, d)
+            }
         }
         guard let best, var lift = pending.removeValue(forKey: best.id) else { return false }
         table.aliases[touch.id] = best.id

@@ -51,7 +51,11 @@ struct ThumbStage: TouchFilterStage {
         for touch in frame.touches where touch.phase == .began && isLandingFinger(touch, palms: palms) {
             points.append((nil, touch.position))
         }
-        points.sort { $0.position.y > $1.position.y }
+        // Lowest first; ties by id (a landing, without one, last), whatever the dictionary's order.
+        points.sort { a, b in
+            if a.position.y != b.position.y { return a.position.y > b.position.y }
+            return (a.id?.rawValue ?? .max) < (b.id?.rawValue ?? .max)
+        }
         guard let lowerID = points[0].id, let lower = table[lowerID],
             abs(points[0].position.x - points[1].position.x) > settings.thumbDiagonalWidth,
             abs(points[0].position.y - points[1].position.y) > settings.thumbDiagonalHeight
