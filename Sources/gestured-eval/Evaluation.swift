@@ -30,6 +30,8 @@ public struct Observation: Sendable {
     /// The time (µs) of the last frame the touch filter passed on with at least the key's
     /// number of touches down; filled only for the counts a check asks about.
     public var lastFrameWithAtLeast: [Int: Int64] = [:]
+    /// The kind of device the recording was replayed as.
+    public var kind: DeviceKind?
 
     public func count(_ name: String) -> Int { records.count { $0.name == name } }
 
@@ -144,6 +146,7 @@ public struct Evaluator: Sendable {
             }
         }
         var observation = Self.observation(of: outputs)
+        observation.kind = kind
         if !fingerCounts.isEmpty {
             observation.lastFrameWithAtLeast = lastFrames(
                 recording.events, device: setup.device, maxTouches: setup.configuration.maxTouches, counts: fingerCounts)
