@@ -145,28 +145,6 @@ struct SynthesizerTests {
         #expect(frames.last?.fingerCount == 0)
     }
 
-    @Test("a profiled stroke's pressure rises from 40 % to its plateau in 30 ms, and its size is sent in mm")
-    func pressureProfile() throws {
-        var device = TestDevices.clickpad
-        device.axes[EventUsage.absMTPressure.code] = AxisInfo(minimum: 0, maximum: 50)
-        device.axes[EventUsage.absMTTouchMajor.code] = AxisInfo(minimum: 0, maximum: 2000, resolution: 10)
-        let p = PhysicalPoint(x: 20, y: 20)
-        let stroke = GestureScript.Stroke(
-            keyframes: [.init(time: 0, position: p), .init(time: 0.1, position: p)], pressure: 0.8, touchMajorMillimeters: 30)
-        var synthesizer = GestureSynthesizer(device: device)
-        let events = synthesizer.events(for: GestureScript(strokes: [stroke]))
-        let pressures = events.filter { $0.usage == .absMTPressure }.map(\.value)
-        // 0.8 × 50 = 40 at the plateau; 40 % of it at touch-down.
-        #expect(pressures.first == 16)
-        #expect(pressures.last == 40)
-        #expect(pressures == pressures.sorted())
-        #expect(events.filter { $0.usage == .absMTTouchMajor }.map(\.value) == [300])
-        // Without a profile: the middle of the range, once.
-        var plain = GestureSynthesizer(device: device)
-        let plainStroke = GestureScript.Stroke(keyframes: [.init(time: 0, position: p), .init(time: 0.1, position: p)])
-        #expect(plain.events(for: GestureScript(strokes: [plainStroke])).filter { $0.usage == .absMTPressure }.map(\.value) == [25])
-    }
-
     @Test("jitter is reproducible from its seed and differs between seeds")
     func jitter() {
         let device = GestureSynthesizer.demoTouchscreen

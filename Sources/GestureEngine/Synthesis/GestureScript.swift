@@ -23,35 +23,11 @@ public struct GestureScript: Hashable, Sendable {
         public var keyframes: [Keyframe]
         /// The tool the device reports (`ABS_MT_TOOL_TYPE`, when the device has that axis).
         public var toolType: ToolType
-        /// The pressure the contact settles at, as a fraction (0…1) of the device's pressure
-        /// range; it rises to it from 40 % of it over ``pressureRiseTime`` after touch-down,
-        /// as a landing finger's does. nil: the middle of the range, sent once at touch-down.
-        public var pressure: Double?
-        /// The contact's touch major (mm), sent at touch-down when the device has that axis.
-        /// nil: 8 mm, a fingertip.
-        public var touchMajorMillimeters: Double?
 
-        /// Seconds a profiled pressure takes to rise to its plateau after touch-down.
-        public static let pressureRiseTime = 0.03
-
-        public init(
-            keyframes: [Keyframe],
-            toolType: ToolType = .finger,
-            pressure: Double? = nil,
-            touchMajorMillimeters: Double? = nil
-        ) {
+        public init(keyframes: [Keyframe], toolType: ToolType = .finger) {
             precondition(!keyframes.isEmpty, "a stroke needs at least one keyframe")
             self.keyframes = keyframes.sorted { $0.time < $1.time }
             self.toolType = toolType
-            self.pressure = pressure
-            self.touchMajorMillimeters = touchMajorMillimeters
-        }
-
-        /// The pressure fraction at `time` (nil when the stroke has no profile).
-        public func pressureFraction(at time: Double) -> Double? {
-            guard let pressure else { return nil }
-            let rise = Swift.min(1, Swift.max(0, (time - down) / Self.pressureRiseTime))
-            return pressure * (0.4 + 0.6 * rise)
         }
 
         /// Touch-down time, seconds.
@@ -80,9 +56,7 @@ public struct GestureScript: Hashable, Sendable {
         public func shifted(by seconds: Double) -> Stroke {
             Stroke(
                 keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
-                toolType: toolType,
-                pressure: pressure,
-                touchMajorMillimeters: touchMajorMillimeters
+                toolType: toolType
             )
         }
     }

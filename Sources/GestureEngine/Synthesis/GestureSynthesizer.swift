@@ -79,7 +79,6 @@ public struct GestureSynthesizer: Sendable {
         var slotOf = [Int?](repeating: nil, count: strokes.count)
         var slotUser = [Int?](repeating: nil, count: slotCount)
         var sent = [DevicePoint?](repeating: nil, count: strokes.count)
-        var sentPressure = [Int32](repeating: 0, count: strokes.count)
         var active: [Int] = []  // stroke indices down, in touch-down order
         // Unknown at first: a uinput device may have another slot selected from an earlier
         // call, so the first selection is always sent (the kernel drops it when unchanged).
@@ -162,25 +161,16 @@ public struct GestureSynthesizer: Sendable {
                     if previous?.x != point.x { emit(.absMTPositionX, point.x) }
                     if previous?.y != point.y { emit(.absMTPositionY, point.y) }
                 }
-                if let pressure = device.axis(.absMTPressure) {
-                    let t = Double(frame) * frameInterval
-                    if let fraction = strokes[index].pressureFraction(at: t) {
-                        let span = Double(pressure.maximum - pressure.minimum)
-                        let value = pressure.minimum + Int32((fraction * span).rounded())
-                        if previous == nil || value != sentPressure[index] {
-                            select(slot)
-                            emit(.absMTPressure, Swift.min(pressure.maximum, value))
-                            sentPressure[index] = value
-                        }
-                    } else if previous == nil {
-                        select(slot)
-                        emit(.absMTPressure, pressure.minimum + (pressure.maximum - pressure.minimum) / 2)
-                    }
+                if previous == nil, let pressure = device.axis(.absMTPressure) {
+                    select(slot)
+                    emit(.absMTPressure, pressure.minimum + (pressure.maximum - pressure.minimum) / 2)
                 }
                 if previous == nil, let major = device.axis(.absMTTouchMajor) {
                     select(slot)
-                    let size = Self.sizeUnits(device, major, millimeters: strokes[index].touchMajorMillimeters ?? 8)
-                    emit(.absMTTouchMajor, Swift.min(major.maximum, major.minimum + size))
+                    emit(
+                        .absMTTouchMajor,
+                        Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major))
+                    )
                 }
                 sent[index] = point
             }
@@ -232,10 +222,10 @@ public struct GestureSynthesizer: Sendable {
         }
     }
 
-    /// A size in millimetres (8 mm: a fingertip) in the touch-major axis's units.
-    private static func sizeUnits(_ device: DeviceDescription, _ axis: AxisInfo, millimeters: Double) -> Int32 {
+    /// About 8 mm, the width of a fingertip, in the touch-major axis's units.
+    private static func fingerSizeUnits(_ device: DeviceDescription, _ axis: AxisInfo) -> Int32 {
         let resolution = axis.resolution > 0 ? Double(axis.resolution) : device.resolutionX
-        return Int32((millimeters * resolution).rounded())
+        return Int32((8 * resolution).rounded())
     }
 
     /// Millimetres to device units, with jitter, clamped to the axis range.
