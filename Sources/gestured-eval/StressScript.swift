@@ -117,9 +117,10 @@ enum StressScript {
         return withPalm(GestureScript(strokes: strokes), variant, device, kind)
     }
 
+    /// A finger's pressure rises from 40 % of its level over 30 ms after landing.
     private static func profiled(_ stroke: GestureScript.Stroke, _ pressure: Double?) -> GestureScript.Stroke {
         var stroke = stroke
-        stroke.pressure = pressure
+        if let pressure { stroke.pressure = PressureProfile(level: pressure, landing: 0.4 * pressure, rise: 0.03) }
         stroke.touchMajorMillimeters = 9
         return stroke
     }
@@ -138,7 +139,7 @@ enum StressScript {
         let end = script.duration + 0.1
         var palm = GestureScript.Stroke(
             keyframes: [.init(time: 0, position: position), .init(time: end, position: position + PhysicalPoint(x: 0.5, y: 0.3))])
-        palm.pressure = 1
+        palm.pressure = PressureProfile(level: 1, landing: 0.4, rise: 0.03)
         palm.touchMajorMillimeters = 35
         return script.combined(with: GestureScript(strokes: [palm]))
     }
