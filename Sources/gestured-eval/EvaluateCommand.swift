@@ -7,7 +7,8 @@ import GesturedSystem
 /// configuration and prints how many do what their label says (docs/evaluation.md).
 enum EvaluateCommand {
     static let usage = """
-        usage: gestured-eval [--corpus DIR] [--config FILE] [--split FILE] [--only TEXT] [--quiet] [--no-filter]
+        usage: gestured-eval [--corpus DIR] [--config FILE] [--split FILE] [--description DESC] [--only TEXT]
+                             [--quiet] [--no-filter]
                              [--lobo] [--stress [--quick] [--dump DIR]]
                              [--write-baseline FILE] [--check-baseline FILE]
 
@@ -22,6 +23,7 @@ enum EvaluateCommand {
     static let parser = ArgumentParser([
         .option("corpus", value: "DIR", help: "the corpus (default $GESTURED_CORPUS_DIR, else ../shared/corpus)"),
         .option("config", value: "FILE", help: "configuration (default config/evaluation.conf)"),
+        .option("description", value: "DESC", help: "description for header-less recordings of a board the corpus has none for"),
         .option("split", value: "FILE", help: "tuning/validation split (default config/evaluation-split)"),
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
@@ -205,10 +207,21 @@ enum EvaluateCommand {
         }
         var evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
         evaluator.trace = parsed.has("trace")
+        if let path = parsed.value("description") {
+            do {
+                evaluator.fallbackDescription = try RecordingParser.parseDescription(try Files.readText(path: path), fileName: path)
+            } catch {
+                writeStandardError("gestured-eval: --description: \(error)\n")
+                return .dataError
+            }
+        }
         var recordings = evaluator.labelledRecordings()
-        if let unplaced = recordings.first(where: { split.group(of: $0.path) == nil }) {
-            writeStandardError("gestured-eval: \(splitPath): no line places '\(unplaced.path)' in the tuning or the validation set\n")
-            return .dataError
+        // A recording no line places (a new board or folder) is still measured, in a group of
+        // its own, and named: it must be placed before it is used to choose anything.
+        let unplaced = recordings.filter { split.group(of: $0.path) == nil }
+        if let first = unplaced.first {
+            writeStandardError(
+                "gestured-eval: warning: \(splitPath): \(unplaced.count) labelled recording(s) in neither the tuning nor the validation set, e.g. '\(first.path)'; reported as 'not in the split'\n")
         }
         if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
         let report = EvaluationReport(

@@ -80,6 +80,9 @@ public struct Evaluator: Sendable {
     public var filterSettings: TouchFilterSettings
     /// Print every engine output of every replay (debugging a failure).
     public var trace = false
+    /// The description for header-less recordings whose board or device has none in the
+    /// corpus (`--description FILE`: a board not among the shared ones).
+    public var fallbackDescription: DeviceDescription?
 
     public init(corpus: String, configuration: LoadedConfiguration, filterSettings: TouchFilterSettings = TouchFilterSettings()) {
         self.corpus = corpus
@@ -110,9 +113,14 @@ public struct Evaluator: Sendable {
         let full = corpus + "/real/" + path
         let text = try Files.readText(path: full)
         var description: DeviceDescription?
-        if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path) {
-            let descriptionFile = corpus + "/devices/" + descriptionPath
+        // A board without a description in the corpus (one not among the shared boards) has
+        // its ranges inferred from the data, as any header-less recording.
+        if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path),
+            case let descriptionFile = corpus + "/devices/" + descriptionPath, Files.exists(descriptionFile)
+        {
             description = try RecordingParser.parseDescription(try Files.readText(path: descriptionFile), fileName: descriptionFile)
+        } else if expectation.descriptionPath != nil {
+            description = fallbackDescription
         }
         var recording = try RecordingLoader.parse(text: text, name: full, description: description)
         // A header-less recording (or an `A:`-only description) cannot say what kind of device

@@ -110,6 +110,8 @@ public struct EvaluationReport: Sendable {
             let rows = results.filter { split.group(of: $0.path)?.set == set }
             lines.append("  " + pad(set.rawValue + " set", 64) + figures(rows))
         }
+        let unplaced = results.filter { split.group(of: $0.path) == nil }
+        if !unplaced.isEmpty { lines.append("  " + pad("not in the split", 64) + figures(unplaced)) }
         return lines
     }
 

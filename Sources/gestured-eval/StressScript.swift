@@ -127,7 +127,8 @@ enum StressScript {
 
     /// Adds a palm resting from 0 until after the gesture: on a pad at the bottom-left, in
     /// the thumb and edge bands; on a screen at the bottom-left too, where a hand holding a
-    /// tablet rests. Full pressure and 35 mm across where the device measures them.
+    /// tablet rests. Full pressure and 35 mm across where the device measures them, and
+    /// `MT_TOOL_PALM` where it reports a tool type.
     private static func withPalm(_ script: GestureScript, _ variant: StressVariant, _ device: DeviceDescription, _ kind: DeviceKind)
         -> GestureScript
     {
@@ -139,6 +140,8 @@ enum StressScript {
         let end = script.duration + 0.1
         var palm = GestureScript.Stroke(
             keyframes: [.init(time: 0, position: position), .init(time: end, position: position + PhysicalPoint(x: 0.5, y: 0.3))])
+        // Screens whose firmware classifies contacts say so (`MT_TOOL_PALM`).
+        palm.toolType = .palm
         palm.pressure = PressureProfile(level: 1, landing: 0.4, rise: 0.03)
         palm.touchMajorMillimeters = 35
         return script.combined(with: GestureScript(strokes: [palm]))

@@ -72,8 +72,10 @@ public struct StressSet: Sendable {
             guard scenario.fingers <= maximumFingers(base, kind) else { continue }
             for variant in StressVariant.all where variant.applies(toFingers: scenario.fingers) && keep(scenario, variant) {
                 let device = Self.device(base, variant)
-                if variant.palm && kind == .touchscreen && device.axis(.absMTPressure) == nil && device.axis(.absMTTouchMajor) == nil {
-                    continue  // a palm on a screen that measures neither pressure nor size is a finger to it
+                if variant.palm && kind == .touchscreen && device.axis(.absMTPressure) == nil && device.axis(.absMTTouchMajor) == nil
+                    && device.axis(.absMTToolType) == nil
+                {
+                    continue  // a palm on a screen that reports no pressure, size or tool is a finger to it
                 }
                 if variant.palm && scenario.fingers + 1 > device.slotCount {
                     continue  // the palm takes a slot the fingers need: the pad cannot report them
@@ -251,6 +253,29 @@ public struct StressReport: Sendable {
         return result
     }
 
+    /// Variants (rows) × descriptions (columns D1…), failures per cell ("." = none).
+    func matrix() -> [String] {
+        var descriptions: [String] = []
+        for result in results where !descriptions.contains(result.description) { descriptions.append(result.description) }
+        var variants: [String] = []
+        for result in results where !variants.contains(result.variant.name) { variants.append(result.variant.name) }
+        func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text : text + String(repeating: " ", count: n - text.count) }
+        var lines = ["failing cases per variant and description:"]
+        for (index, name) in descriptions.enumerated() { lines.append("  D\(index + 1) = \(name)") }
+        lines.append("  " + pad("variant", 32) + descriptions.indices.map { pad("D\($0 + 1)", 6) }.joined())
+        for variant in variants {
+            let label = String(variant.split(separator: " (").first ?? Substring(variant))
+            var line = "  " + pad(label, 32)
+            for name in descriptions {
+                let rows = results.filter { $0.description == name && $0.variant.name == variant }
+                let failing = rows.count { !$0.passed }
+                line += pad(rows.isEmpty ? "-" : failing == 0 ? "." : "\(failing)", 6)
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
     public func render(showFailures: Bool) -> String {
         func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text + " " : text + String(repeating: " ", count: n - text.count) }
         func figures(_ rows: [StressSet.Result]) -> String {
@@ -263,6 +288,8 @@ public struct StressReport: Sendable {
             return [title] + order.map { name in "  " + pad(name, 62) + figures(results.filter { key($0) == name }) }
         }
         var lines = grouped("per description:", { "\($0.description) (\($0.kind))" })
+        lines.append("")
+        lines += matrix()
         lines.append("")
         lines += grouped("per variant:", { $0.variant.name })
         lines.append("")
