@@ -34,6 +34,9 @@ public struct StressScenario: Sendable, Hashable {
     public var clockwise: Bool?
     /// Gestures tolerated beside the expected one.
     public var tolerated: Set<String> = []
+    /// How many times the gesture is made in a row (0.4 s apart): each must be recognized,
+    /// also while a palm rests throughout.
+    public var repeats = 1
 
     /// The shipped configuration's gestures on a touchscreen.
     public static let touchscreen: [StressScenario] = {
@@ -58,6 +61,12 @@ public struct StressScenario: Sendable, Hashable {
         list.append(
             StressScenario(
                 name: "rotate counter-clockwise", fingers: 2, motion: .rotate(angle: -1.0), expected: "rotate", clockwise: false))
+        var twice = StressScenario(name: "swipe right twice", fingers: 1, motion: .translate(.right), expected: "swipe", direction: .right)
+        twice.repeats = 2
+        list.append(twice)
+        var tapTwice = StressScenario(name: "two-finger-tap twice", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap")
+        tapTwice.repeats = 2
+        list.append(tapTwice)
         for edge in [Edge.left, .right, .top, .bottom] {
             list.append(StressScenario(name: "edge-\(edge)", fingers: 1, motion: .fromEdge(edge), expected: "edge-\(edge)"))
         }
@@ -80,6 +89,11 @@ public struct StressScenario: Sendable, Hashable {
                         expected: name, direction: direction))
             }
         }
+        var twice = StressScenario(
+            name: "3-finger swipe left twice", fingers: 3, motion: .translate(.left), expected: "touchpad-three-finger-swipe",
+            direction: .left)
+        twice.repeats = 2
+        list.append(twice)
         list.append(StressScenario(name: "pinch in", fingers: 2, motion: .pinch(scale: 0.5), expected: "touchpad-pinch", spreads: false))
         list.append(StressScenario(name: "pinch out", fingers: 2, motion: .pinch(scale: 1.6), expected: "touchpad-pinch", spreads: true))
         list.append(StressScenario(name: "one-finger tap (no gesture)", fingers: 1, motion: .still(hold: 0.06), expected: nil))

@@ -50,7 +50,9 @@ enum StressScript {
             let p = middle
             let tap1 = GestureScript.Stroke(keyframes: [.init(time: start, position: p), .init(time: start + 0.06, position: p)])
             let tap2 = GestureScript.Stroke(keyframes: [.init(time: start + 0.21, position: p), .init(time: start + 0.27, position: p)])
-            return withPalm(GestureScript(strokes: [profiled(tap1, fingerPressure), profiled(tap2, fingerPressure)]), variant, device, kind)
+            return withPalm(
+                repeated(GestureScript(strokes: [profiled(tap1, fingerPressure), profiled(tap2, fingerPressure)]), scenario),
+                variant, device, kind)
         case .translate(let direction):
             let horizontal = direction == .left || direction == .right
             let span = (hand.map(\.x).max() ?? 0) - (hand.map(\.x).min() ?? 0)
@@ -114,7 +116,18 @@ enum StressScript {
             keyframes.append(.init(time: up, position: path(i, progress(up))))
             strokes.append(profiled(GestureScript.Stroke(keyframes: keyframes), fingerPressure))
         }
-        return withPalm(GestureScript(strokes: strokes), variant, device, kind)
+        return withPalm(repeated(GestureScript(strokes: strokes), scenario), variant, device, kind)
+    }
+
+    /// The gesture made ``StressScenario/repeats`` times, 0.4 s from one lift to the next
+    /// landing (the resting palm, added after, stays down throughout).
+    private static func repeated(_ script: GestureScript, _ scenario: StressScenario) -> GestureScript {
+        guard scenario.repeats > 1 else { return script }
+        var result = script
+        let first = script.strokes.map(\.down).min() ?? 0
+        let once = GestureScript(strokes: script.strokes.map { $0.shifted(by: -first) })
+        for _ in 1..<scenario.repeats { result = result.followed(by: once, after: 0.4) }
+        return result
     }
 
     /// A finger's pressure rises from 40 % of its level over 30 ms after landing.

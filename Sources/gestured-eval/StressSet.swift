@@ -198,10 +198,12 @@ public struct StressSet: Sendable {
         }
         var failures: [String] = []
         let matching = records.filter { $0.name == expected }
-        if matching.count != 1 { failures.append("\(expected) ×\(matching.count), expected ×1") }
+        if matching.count != scenario.repeats {
+            failures.append("\(expected) ×\(matching.count), expected ×\(scenario.repeats)")
+        }
         let others = records.filter { $0.name != expected && !scenario.tolerated.contains($0.name) }
         if !others.isEmpty { failures.append("also \(others.map(\.name).joined(separator: ", "))") }
-        if let record = matching.first {
+        for record in matching {
             if let direction = scenario.direction, record.direction != direction {
                 failures.append("went \(record.direction?.rawValue ?? "?"), expected \(direction.rawValue)")
             }
