@@ -137,11 +137,8 @@ public struct StressSet: Sendable {
         do {
             // The `gestured --replay FILE` path: the recording's own header describes the device.
             let recording = try RecordingLoader.parse(text: text, name: "\(name): \(scenario.name), \(variant.name)", description: nil)
-            guard let setup = configuration.configurator(recording.device, recording.device.kind ?? kind, [:]) else {
-                result.failures = ["no gesture of the configuration applies to this device"]
-                return result
-            }
-            var pipeline = GesturePipeline(node: name, device: setup.device, configuration: setup.configuration)
+            var (_, pipeline) = GesturePipeline.forReplay(
+                node: name, device: recording.device, kind: recording.device.kind ?? kind, configurator: configuration.configurator)
             var outputs = pipeline.feed(recording.events)
             outputs += pipeline.finishReplay()
             let records = Self.records(outputs)
