@@ -17,6 +17,9 @@ public struct StressScenario: Sendable, Hashable {
         case rotate(angle: Double)
         /// One finger from 0.5 mm inside `edge` inwards.
         case fromEdge(Edge)
+        /// No finger: a palm rests on the surface for a second and lifts (a hand holding a
+        /// tablet), drifting half a millimetre.
+        case palmAlone
     }
 
     /// `three-finger-swipe left`: the report's name.
@@ -67,6 +70,7 @@ public struct StressScenario: Sendable, Hashable {
         var tapTwice = StressScenario(name: "two-finger-tap twice", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap")
         tapTwice.repeats = 2
         list.append(tapTwice)
+        list.append(StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil))
         for edge in [Edge.left, .right, .top, .bottom] {
             list.append(StressScenario(name: "edge-\(edge)", fingers: 1, motion: .fromEdge(edge), expected: "edge-\(edge)"))
         }

@@ -72,8 +72,10 @@ public struct StressSet: Sendable {
             guard scenario.fingers <= maximumFingers(base, kind) else { continue }
             for variant in StressVariant.all where variant.applies(toFingers: scenario.fingers) && keep(scenario, variant) {
                 let device = Self.device(base, variant)
-                if variant.palm && kind == .touchscreen && device.axis(.absMTPressure) == nil && device.axis(.absMTTouchMajor) == nil
-                    && device.axis(.absMTToolType) == nil
+                let palmScenario = scenario.motion == .palmAlone
+                if palmScenario && variant.palm { continue }  // one palm is the scenario
+                if (variant.palm || palmScenario) && kind == .touchscreen && device.axis(.absMTPressure) == nil
+                    && device.axis(.absMTTouchMajor) == nil && device.axis(.absMTToolType) == nil
                 {
                     continue  // a palm on a screen that reports no pressure, size or tool is a finger to it
                 }
