@@ -108,6 +108,57 @@ public struct StressScenario: Sendable, Hashable {
     }()
 }
 
+extension StressScenario {
+    /// The gestures of `config/evaluation.conf` (the configuration the held-back scoring
+    /// replays unseen touchpads with) on a touchscreen, each with what the user means.
+    public static let evaluationTouchscreen: [StressScenario] = {
+        var list: [StressScenario] = [
+            StressScenario(name: "tap", fingers: 1, motion: .still(hold: 0.06), expected: "tap"),
+            StressScenario(name: "double-tap", fingers: 1, motion: .doubleTap, expected: "double-tap", tolerated: ["tap"]),
+            StressScenario(name: "two-finger-tap", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap"),
+            StressScenario(name: "hold", fingers: 1, motion: .still(hold: 0.8), expected: "hold"),
+            StressScenario(name: "two-finger hold", fingers: 2, motion: .still(hold: 0.8), expected: "two-finger-hold"),
+            StressScenario(name: "pinch in", fingers: 2, motion: .pinch(scale: 0.5), expected: "pinch", spreads: false),
+            StressScenario(name: "pinch out", fingers: 2, motion: .pinch(scale: 1.8), expected: "pinch", spreads: true),
+            StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil),
+        ]
+        for (fingers, name) in [(1, "drag"), (2, "scroll"), (3, "three-finger-swipe"), (4, "four-finger-swipe")] {
+            for direction in Direction.allCases {
+                list.append(
+                    StressScenario(
+                        name: "\(name) \(direction.rawValue)", fingers: fingers, motion: .translate(direction), expected: name,
+                        direction: direction))
+            }
+        }
+        return list
+    }()
+
+    /// The gestures of `config/evaluation.conf` on a touchpad, and the touches that must make
+    /// none there (pointer motion is the compositor's).
+    public static let evaluationTouchpad: [StressScenario] = {
+        var list: [StressScenario] = [
+            StressScenario(name: "tap", fingers: 1, motion: .still(hold: 0.06), expected: "tap"),
+            StressScenario(name: "double-tap", fingers: 1, motion: .doubleTap, expected: "double-tap", tolerated: ["tap"]),
+            StressScenario(name: "two-finger-tap", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap"),
+            StressScenario(name: "three-finger-tap", fingers: 3, motion: .still(hold: 0.06), expected: "three-finger-tap"),
+            StressScenario(name: "three-finger hold", fingers: 3, motion: .still(hold: 0.8), expected: "three-finger-hold"),
+            StressScenario(name: "pinch in", fingers: 2, motion: .pinch(scale: 0.5), expected: "pinch", spreads: false),
+            StressScenario(name: "pinch out", fingers: 2, motion: .pinch(scale: 1.6), expected: "pinch", spreads: true),
+            StressScenario(name: "pointer motion (no gesture)", fingers: 1, motion: .translate(.right), expected: nil),
+            StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil),
+        ]
+        for (fingers, name) in [(2, "scroll"), (3, "three-finger-swipe"), (4, "four-finger-swipe")] {
+            for direction in Direction.allCases {
+                list.append(
+                    StressScenario(
+                        name: "\(fingers)-finger \(name == "scroll" ? "scroll" : "swipe") \(direction.rawValue)", fingers: fingers,
+                        motion: .translate(direction), expected: name, direction: direction))
+            }
+        }
+        return list
+    }()
+}
+
 /// How the fingers and the device differ from the plain gesture: one stress variant.
 public struct StressVariant: Sendable, Hashable {
     /// How the device's pressure axes are replaced.
