@@ -41,6 +41,14 @@ public struct StressScenario: Sendable, Hashable {
     /// also while a palm rests throughout.
     public var repeats = 1
 
+    /// Whether the fingers move (a speed variant changes something).
+    public var moves: Bool {
+        switch motion {
+        case .still, .doubleTap, .palmAlone: false
+        case .translate, .pinch, .rotate, .fromEdge: true
+        }
+    }
+
     /// The shipped configuration's gestures on a touchscreen.
     public static let touchscreen: [StressScenario] = {
         var list: [StressScenario] = [
@@ -182,6 +190,8 @@ public struct StressVariant: Sendable, Hashable {
     public var landsWhileMoving = false
     /// Frames per second.
     public var rate = 100.0
+    /// The motion takes this many times its usual duration (0.5: a flick; 1.6: unhurried).
+    public var speedFactor = 1.0
     public var pressure = Pressure.native
     public var size = Size.native
     /// Uniform noise (±mm) on every reported position.
@@ -207,6 +217,8 @@ public struct StressVariant: Sendable, Hashable {
         for ms in [20, 40] { list.append(StressVariant(name: "lift \(ms) ms apart", liftGap: Double(ms) / 1000)) }
         for ms in [12, 25] { list.append(StressVariant(name: "lag \(ms) ms in motion", lag: Double(ms) / 1000)) }
         for hz in [60, 120, 240] { list.append(StressVariant(name: "\(hz) Hz", rate: Double(hz))) }
+        list.append(StressVariant(name: "fast (motion in half the time)", speedFactor: 0.5))
+        list.append(StressVariant(name: "slow (motion in 1.6× the time)", speedFactor: 1.6))
         list.append(StressVariant(name: "pressure 0…50", pressure: .range50))
         list.append(StressVariant(name: "pressure 0…255", pressure: .range255))
         list.append(StressVariant(name: "no pressure", pressure: .none))

@@ -99,6 +99,7 @@ enum StressScript {
             let distance = min(30, 0.4 * min(width, height))
             path = { _, u in origin + inward * (distance * u) }
         }
+        duration *= variant.speedFactor
         let motionStart = variant.landsWhileMoving && duration > 0 ? start + 0.01 : lastLanding + (duration > 0 ? settle : 0)
         let lastLag = lags.max() ?? 0
         var strokes: [GestureScript.Stroke] = []

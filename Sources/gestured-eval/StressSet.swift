@@ -80,6 +80,7 @@ public struct StressSet: Sendable {
             guard scenario.fingers <= maximumFingers(base, kind) else { continue }
             for variant in StressVariant.all where variant.applies(toFingers: scenario.fingers) && keep(scenario, variant) {
                 let device = Self.device(base, variant)
+                if variant.speedFactor != 1, !scenario.moves { continue }  // nothing to hurry
                 let palmScenario = scenario.motion == .palmAlone
                 if palmScenario && variant.palm { continue }  // one palm is the scenario
                 if (variant.palm || palmScenario) && kind == .touchscreen && device.axis(.absMTPressure) == nil
