@@ -1,3 +1,5 @@
+import GestureEngine
+
 /// The evaluation's figures and its printed table.
 public struct EvaluationReport: Sendable {
     public var results: [RecordingResult]
@@ -64,6 +66,7 @@ public struct EvaluationReport: Sendable {
             lines.append("  " + pad(device, 50) + cell(rows))
         }
         if let split { lines += splitLines(split) }
+        lines += touchscreenLines()
         lines.append("")
         let palms = palmFigures
         lines.append(
@@ -107,6 +110,27 @@ public struct EvaluationReport: Sendable {
             let rows = results.filter { split.group(of: $0.path)?.set == set }
             lines.append("  " + pad(set.rawValue + " set", 64) + figures(rows))
         }
+        let unplaced = results.filter { split.group(of: $0.path) == nil }
+        if !unplaced.isEmpty { lines.append("  " + pad("not in the split", 64) + figures(unplaced)) }
+        return lines
+    }
+
+    /// The touchscreen recordings (replayed as touchscreens), per category and per device:
+    /// the touchscreen evaluation, reported apart from the touchpads.
+    func touchscreenLines() -> [String] {
+        let rows = results.filter { $0.observation?.kind == .touchscreen || $0.expectation.kind == .touchscreen }
+        guard !rows.isEmpty else { return [] }
+        func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text : text + String(repeating: " ", count: n - text.count) }
+        func cell(_ rows: [RecordingResult]) -> String { "\(rows.count(where: \.passed))/\(rows.count)" }
+        var lines = ["", "touchscreen recordings (labels from file names):"]
+        var order: [String] = []
+        for row in rows where !order.contains(row.expectation.category) { order.append(row.expectation.category) }
+        for category in order.sorted() { lines.append("  " + pad(category, 50) + cell(rows.filter { $0.expectation.category == category })) }
+        var devices: [String] = []
+        for row in rows where !devices.contains(row.expectation.device) { devices.append(row.expectation.device) }
+        for device in devices.sorted() { lines.append("  " + pad("device " + device, 50) + cell(rows.filter { $0.expectation.device == device })) }
+        let passed = rows.count(where: \.passed)
+        lines.append("  " + pad("touchscreen total", 50) + cell(rows) + " (\(percent(Double(passed) * 100 / Double(rows.count))))")
         return lines
     }
 
