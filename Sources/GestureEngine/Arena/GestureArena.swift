@@ -176,6 +176,8 @@ extension GestureEngine {
         frameMoved.removeAll(keepingCapacity: true)
         frameEnded.removeAll(keepingCapacity: true)
         frameCancelled.removeAll(keepingCapacity: true)
+        let wasIdle = active.isEmpty
+        defer { if wasIdle, !frameBegan.isEmpty { sequenceStart = now } }
         var touches = frame.touches
         var isSorted = true
         for k in touches.indices.dropFirst() where touches[k - 1].id > touches[k].id { isSorted = false }
@@ -259,15 +261,13 @@ extension GestureEngine {
         for touch in frameBegan {
             for i in slots.indices {
                 let state = slots[i].state
-                guard slots[i].configuration.isEnabled, !(slots[i].isDiscrete && slots[i].pending == .recognized),
-                    !state.isFinal,
-                    slots[i].configuration.policy.toolTypes.contains(touch.toolType),
-                    slots[i].configuration.region.contains(
-                        touch.startPosition,
-                        surfaceWidth: surfaceWidth,
-                        surfaceHeight: surfaceHeight
-                    )
-                else { continue }
+                guard slots[i].configuration.isEnabled, !state.isFinal, canOffer(touch, to: i) else { continue }
+                if slots[i].settling, slots[i].pending != .none, slots[i].isDiscrete {
+                    // Recognized on fewer fingers than the landing brought: the landing decides.
+                    fail(i, input: "another finger landed while the landing settled")
+                    continue
+                }
+                guard !slots[i].isClosed else { continue }
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
                 // A gesture already in progress owns touches it receives later as well.
@@ -360,6 +360,10 @@ extension GestureEngine {
         slots[i].recognizer.handle(call, context: &context)
         if !context.ignoredTouches.isEmpty {
             for id in context.ignoredTouches { slots[i].forget(id) }
+            if slots[i].settling, slots[i].pending != .none {
+                // It cannot take the finger that joined the landing: the landing decides.
+                fail(i, input: "another finger landed while the landing settled")
+            }
         }
         for op in context.timerOperations {
             switch op {
@@ -474,19 +478,63 @@ extension GestureEngine {
                 break
             }
         }
-        if waits {
+        let settles = isLandingOpen && waitsForMoreFingers(i)
+        if waits || settles {
             slots[i].pending = requested == .began ? .began : .recognized
+            slots[i].settling = settles
+            pendingSerial += 1
+            slots[i].pendingSerial = pendingSerial
             note(
                 .transition(
                     recognizer: slots[i].name,
                     from: .possible,
-                    input: "\(input); waiting for failure requirements",
+                    input: "\(input); waiting for \(waits ? "failure requirements" : "the landing to settle")",
                     to: .possible
                 )
             )
             return
         }
         commitBegin(i, requested, input: input)
+    }
+
+    // MARK: - Settling window (DESIGN.md, "Arbitration on real landings")
+
+    /// True while fingers landing now still belong to the sequence's first landing.
+    var isLandingOpen: Bool {
+        guard configuration.settlingWindow > 0, let start = sequenceStart else { return false }
+        return now < start.adding(seconds: configuration.settlingWindow)
+    }
+
+    /// When the landing settles, while some recognizer waits for it.
+    var landingDeadline: Timestamp? {
+        guard isLandingOpen, let start = sequenceStart else { return nil }
+        for i in slots.indices where slots[i].settling && slots[i].pending != .none {
+            return start.adding(seconds: configuration.settlingWindow)
+        }
+        return nil
+    }
+
+    /// True when slot `i`, beginning now, would exclude a possible competitor on its touches
+    /// that needs more fingers than `i` holds: a finger still landing may be meant for it.
+    func waitsForMoreFingers(_ i: Int) -> Bool {
+        let fingers = slots[i].held.count
+        for b in slots.indices
+        where b != i && slots[b].state == .possible && slots[b].isInPlay && slots[b].minimumFingers > fingers
+            && prevents(i, b)
+        {
+            let kinds = slots[b].configuration.policy.deviceKinds
+            if !kinds.isEmpty, !(device.kind.map { kinds.contains($0) } ?? false) { continue }
+            return true
+        }
+        return false
+    }
+
+    /// True when `touch` could be offered to slot `i` (spec §5.2): its tool type and its start
+    /// point are the slot's.
+    func canOffer(_ touch: Touch, to i: Int) -> Bool {
+        let configuration = slots[i].configuration
+        return configuration.policy.toolTypes.contains(touch.toolType)
+            && configuration.region.contains(touch.startPosition, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
     }
 
     /// Policies acting as shouldBegin (spec §3.4); the reason when the answer is no.
@@ -515,6 +563,7 @@ extension GestureEngine {
         slots[i].state = requested
         slots[i].logical = requested
         slots[i].pending = .none
+        slots[i].settling = false
         slots[i].sequence = nextSequence
         nextSequence += 1
         recordAction(i, slots[i].gestureState(for: requested))
@@ -546,6 +595,7 @@ extension GestureEngine {
         slots[i].state = .failed
         slots[i].logical = .failed
         slots[i].pending = .none
+        slots[i].settling = false
     }
 
     mutating func cancel(_ i: Int, input: String) {
@@ -618,7 +668,11 @@ extension GestureEngine {
     mutating func settle() {
         for _ in 0...(slots.count + 1) {
             var changed = false
-            for r in slots.indices where slots[r].pending != .none && slots[r].state == .possible {
+            // Pending recognizers in the order they asked: when several are released at once
+            // (the landing settled), the first to ask commits first (spec §5.3: the first wins).
+            var after: UInt64 = 0
+            while let r = nextPending(after: after) {
+                after = slots[r].pendingSerial
                 var someRecognized = false
                 var allFailed = true
                 for s in requires[r] where slots[s].isInPlay {
@@ -632,6 +686,11 @@ extension GestureEngine {
                     fail(r, input: "a required recognizer recognized")
                     changed = true
                 } else if allFailed {
+                    let settled = !slots[r].settling
+                    if !settled {
+                        if isLandingOpen && waitsForMoreFingers(r) { continue }
+                        slots[r].settling = false
+                    }
                     changed = true
                     if let blocker = blocker(of: r) {
                         fail(r, input: "prevented by '\(slots[blocker].name)'")
@@ -639,20 +698,26 @@ extension GestureEngine {
                     }
                     let pending = slots[r].pending
                     slots[r].pending = .none
-                    context.clear(now: now, state: slots[r].logical)
-                    slots[r].recognizer.handle(.willBegin, context: &context)
+                    // After waiting for a failure, a recognizer starts from there (a pan's
+                    // translation from 0, spec §5.5); after the landing settled it keeps what
+                    // its fingers did meanwhile.
+                    if requires[r].contains(where: { slots[$0].isInPlay }) {
+                        context.clear(now: now, state: slots[r].logical)
+                        slots[r].recognizer.handle(.willBegin, context: &context)
+                    }
+                    let reason = settled ? "failure requirements met" : "landing settled"
                     switch pending {
                     case .began:
-                        commitBegin(r, .began, input: "failure requirements met")
+                        commitBegin(r, .began, input: reason)
                     case .beganThenEnded:
-                        commitBegin(r, .began, input: "failure requirements met")
+                        commitBegin(r, .began, input: reason)
                         if slots[r].state == .began {
                             noteTransition(r, from: .began, to: .ended, input: "queued end")
                             slots[r].state = .ended
                             recordAction(r, .ended)
                         }
                     case .recognized:
-                        commitBegin(r, .ended, input: "failure requirements met")
+                        commitBegin(r, .ended, input: reason)
                     case .none:
                         break
                     }
@@ -663,18 +728,48 @@ extension GestureEngine {
         note(.engineBug("settle loop did not converge"))
     }
 
+    /// The pending, possible slot that asked first after serial `after`.
+    func nextPending(after: UInt64) -> Int? {
+        var best: Int?
+        for r in slots.indices
+        where slots[r].pending != .none && slots[r].state == .possible && slots[r].pendingSerial > after {
+            if best.map({ slots[r].pendingSerial < slots[$0].pendingSerial }) ?? true { best = r }
+        }
+        return best
+    }
+
     // MARK: - Reset (spec §5.5 step 7)
 
+    ///
+    /// A recognizer in a final state resets only once the touch sequence has ended for it: no
+    /// touch it could be offered (its tool types, its region) is still down. Until then it is
+    /// offered nothing, so a one-finger recognizer that failed when a second finger landed
+    /// cannot start over on a third finger landing alone (spec §5.5 step 7, §8 item 11, as
+    /// UIKit). Disabled recognizers reset at once.
     mutating func resetFinishedRecognizers() {
-        for i in slots.indices where slots[i].state.isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) {
+        for i in slots.indices {
+            let isFinal = slots[i].state.isFinal
+            guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
+            if isFinal, slots[i].isEnabled, sequenceIsOpen(for: i) {
+                // Waiting for the sequence to end: its timers can decide nothing any more.
+                if !slots[i].timers.isEmpty { slots[i].timers.removeAll(keepingCapacity: true) }
+                continue
+            }
             slots[i].state = .possible
             slots[i].logical = .possible
             slots[i].pending = .none
+            slots[i].settling = false
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)
             slots[i].recognizer.handle(.reset, context: &context)
         }
     }
-}
 
+    /// True while some touch still down could be offered to slot `i` (spec §5.2): the touch
+    /// sequence that the slot took part in has not ended for it.
+    func sequenceIsOpen(for i: Int) -> Bool {
+        for touch in active where canOffer(touch, to: i) { return true }
+        return false
+    }
+}

@@ -4,6 +4,7 @@
 /// | State | Event | Next |
 /// |---|---|---|
 /// | any | active count becomes the required count | pair forms: d0 = span / scale |
+/// | possible | |span − d0·s0| > hysteresis, fingers moving more together than apart | re-based (d0 = span / s0), stays possible |
 /// | possible | |span − d0·s0| > hysteresis (and, with requiresOpposingMotion, as much change made by opposing fingers) | began (d0 shifted by the hysteresis) |
 /// | began/changed | move with the required count | changed |
 /// | began/changed | last touch lifted / cancelled | ended / cancelled |
@@ -16,6 +17,8 @@ struct PinchRecognizer: CustomRecognizer {
     let parameters: PinchParameters
     private var held = TrackedTouches()
     private var isPaired = false
+    /// When the pair last formed.
+    private var pairedAt = Timestamp.zero
     private var d0 = 1.0
     private var s0 = 1.0
     private(set) var scale = 1.0
@@ -60,6 +63,8 @@ struct PinchRecognizer: CustomRecognizer {
         lastPositions = held.positions
         lastCentroid = anchor
         lastTime = now
+        pairedAt = now
+        held.restartMotion()
         isPaired = true
     }
 
@@ -72,7 +77,9 @@ struct PinchRecognizer: CustomRecognizer {
         var moved = false
         for touch in touches where held.update(touch) { moved = true }
         guard moved, held.count == required else { return }
-        if !isPaired {
+        // Motion in the frame the pair formed belongs to the landing (a finger that moved as
+        // the other landed was delivered after it): the pair forms again with it.
+        if !isPaired || context.now == pairedAt {
             formPairIfPossible(now: context.now)
             return
         }
@@ -108,6 +115,24 @@ struct PinchRecognizer: CustomRecognizer {
             lastPositions = held.positions
             lastCentroid = anchor
             if abs(d - d0 * s0) > h && (!parameters.requiresOpposingMotion || opposingChange > h) {
+                if parameters.ignoresTranslation && held.isTranslationDominant {
+                    // The span changed while the fingers moved along together (one lagging
+                    // the other): no pinch. Measure the span afresh from here.
+                    d0 = d / s0
+                    held.restartMotion()
+                    return
+                }
+                if parameters.ignoresTranslation
+                    && held.hasJustLandedStillTouch(
+                        now: context.now,
+                        window: context.settlingWindow,
+                        minimum: TrackedTouches.anchorMotion
+                    )
+                {
+                    // A finger still since it landed a moment ago may be about to follow
+                    // the other: wait for it before taking it as an anchor.
+                    return
+                }
                 d0 = d0 * s0 > d ? d0 - h / s0 : d0 + h / s0
                 guard d0 > Self.minimumSpan else { return }
                 scale = d / d0
