@@ -95,6 +95,7 @@ public struct GestureEngine: Sendable {
         handleButton(frame.isButtonPressed)
         assignBeganTouches()
         deliverFrame()
+        yieldToLanding()
         failStrandedRecognizers()
         finishStep(into: &out)
     }

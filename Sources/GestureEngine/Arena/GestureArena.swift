@@ -478,7 +478,9 @@ extension GestureEngine {
                 break
             }
         }
-        let settles = isLandingOpen && waitsForMoreFingers(i)
+        // A discrete recognizer waits for the landing to settle (its one event cannot be taken
+        // back); a continuous one begins at once and yields if another finger lands.
+        let settles = slots[i].isDiscrete && isLandingOpen && waitsForMoreFingers(i)
         if waits || settles {
             slots[i].pending = requested == .began ? .began : .recognized
             slots[i].settling = settles
@@ -529,6 +531,24 @@ extension GestureEngine {
         return false
     }
 
+    /// A continuous gesture that began while the landing was open is cancelled when fingers
+    /// landing in the window bring the count a competitor it spared needs: the landing decides
+    /// the finger count, as if the gesture had waited for it.
+    mutating func yieldToLanding() {
+        guard !frameBegan.isEmpty, isLandingOpen else { return }
+        for r in slots.indices where slots[r].yields && slots[r].state.isActive {
+            var down = 0
+            for touch in active where canOffer(touch, to: r) { down += 1 }
+            for b in slots.indices
+            where b != r && slots[b].state == .possible && slots[b].isInPlay
+                && slots[b].minimumFingers > slots[r].yieldFingers && slots[b].minimumFingers <= down && prevents(r, b)
+            {
+                cancel(r, input: "another finger landed while the landing settled")
+                break
+            }
+        }
+    }
+
     /// True when `touch` could be offered to slot `i` (spec §5.2): its tool type and its start
     /// point are the slot's.
     func canOffer(_ touch: Touch, to i: Int) -> Bool {
@@ -567,9 +587,15 @@ extension GestureEngine {
         slots[i].sequence = nextSequence
         nextSequence += 1
         recordAction(i, slots[i].gestureState(for: requested))
+        // Within the settling window a continuous gesture spares the competitors that need
+        // more fingers than it holds: it yields to them if one more lands.
+        let fingers = slots[i].held.count
+        slots[i].yields = !slots[i].isDiscrete && isLandingOpen
+        slots[i].yieldFingers = fingers
         for b in slots.indices where prevents(i, b) {
             switch slots[b].state {
             case .possible:
+                if slots[i].yields, slots[b].minimumFingers > fingers, slots[b].pending == .none { continue }
                 fail(b, input: "excluded by '\(slots[i].name)'")
             case .began, .changed:
                 cancel(b, input: "excluded by '\(slots[i].name)'")
@@ -759,6 +785,7 @@ extension GestureEngine {
             slots[i].logical = .possible
             slots[i].pending = .none
             slots[i].settling = false
+            slots[i].yields = false
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)

@@ -32,6 +32,11 @@ struct Slot: Sendable {
     /// The pending request also waits for the landing to settle: competitors needing more
     /// fingers are still possible and the settling window is open.
     var settling = false
+    /// A continuous gesture that began while the landing was open: it spared competitors
+    /// needing more fingers and is cancelled if it cannot take a finger landing in the window.
+    var yields = false
+    /// The fingers it held when it began, yielding.
+    var yieldFingers = 0
     /// Order in which pending requests were made: the first to ask is the first to commit.
     var pendingSerial: UInt64 = 0
     /// The fewest fingers this recognizer can begin with (kind and policy).

@@ -304,12 +304,18 @@ public struct TrackedTouches: Sendable, Hashable {
         return true
     }
 
-    /// True when some touch has moved less than `minimum` mm since its start and landed less
-    /// than `window` seconds before `now`: still only because it has just landed, perhaps
-    /// about to follow the others, so not yet known to anchor a pinch or a turn.
+    /// True when some touch has moved less than `minimum` mm since its start (and less than
+    /// half as far as the touch that moved farthest) and landed less than `window` seconds
+    /// before `now`: still only because it has just landed, perhaps about to follow the
+    /// others, so not yet known to anchor a pinch or a turn.
     public func hasJustLandedStillTouch(now: Timestamp, window: Double, minimum: Double) -> Bool {
+        var farthest = 0.0
+        for i in positions.indices { farthest = max(farthest, positions[i].distance(to: starts[i])) }
         for i in positions.indices where now - landed[i] < window {
-            if positions[i].distance(to: starts[i]) < minimum { return true }
+            // Still beside the others: under `minimum` and under half the farthest motion
+            // (fingers spreading slowly together are all moving).
+            let moved = positions[i].distance(to: starts[i])
+            if moved < minimum && moved < farthest / 2 { return true }
         }
         return false
     }

@@ -82,6 +82,23 @@ public struct GestureScript: Hashable, Sendable {
         GestureScript(strokes: strokes + other.strokes)
     }
 
+    /// This script with its strokes landing one after another: stroke k (in script order) is
+    /// shifted `k × landing` seconds later as a whole (it lands, moves and lifts that much
+    /// behind the first, a lagging finger), then rests where it stopped for a further
+    /// `k × lift` seconds before lifting.
+    public func staggered(landing: Double, lift: Double = 0) -> GestureScript {
+        GestureScript(
+            strokes: strokes.enumerated().map { k, stroke in
+                var s = stroke.shifted(by: Double(k) * landing)
+                if lift > 0 {
+                    let last = s.keyframes[s.keyframes.count - 1]
+                    s.keyframes.append(Keyframe(time: last.time + Double(k) * lift, position: last.position))
+                }
+                return s
+            }
+        )
+    }
+
     /// A sequence of scripts, each `gap` seconds after the previous one's last lift.
     public static func sequence(_ scripts: [GestureScript], gap: Double = 0.5) -> GestureScript {
         guard var result = scripts.first else { return GestureScript() }
