@@ -32,6 +32,10 @@ public struct GestureEngine: Sendable {
     var isButtonPressed = false
     /// When the first touch of the current sequence landed (no touch was down before it).
     var sequenceStart: Timestamp?
+    /// Some touch stopped keeping sequences open in this step (it lifted or was cancelled):
+    /// finished recognizers waiting for their sequence to end look again
+    /// (``resetFinishedRecognizers()``); otherwise their answer cannot have changed.
+    var sequenceMayHaveEnded = false
 
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0

@@ -124,6 +124,7 @@ extension GestureEngine {
 
     mutating func beginStep(at time: Timestamp) {
         now = max(time, now)
+        sequenceMayHaveEnded = false
         actions.removeAll(keepingCapacity: true)
         sinkOutput.removeAll(keepingCapacity: true)
         for i in slots.indices { slots[i].changedActionIndex = nil }
@@ -226,10 +227,12 @@ extension GestureEngine {
                 frameEnded.append(touch)
                 queueSink(touch, phase: .ended)
                 active.remove(at: index)
+                sequenceMayHaveEnded = true
             case .cancelled:
                 frameCancelled.append(touch)
                 queueSink(touch, phase: .cancelled)
                 active.remove(at: index)
+                sequenceMayHaveEnded = true
             }
         }
     }
@@ -552,9 +555,12 @@ extension GestureEngine {
     /// True when `touch` could be offered to slot `i` (spec §5.2): its tool type and its start
     /// point are the slot's.
     func canOffer(_ touch: Touch, to i: Int) -> Bool {
-        let configuration = slots[i].configuration
-        return configuration.policy.toolTypes.contains(touch.toolType)
-            && configuration.region.contains(touch.startPosition, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+        slots[i].configuration.policy.toolTypes.contains(touch.toolType)
+            && slots[i].configuration.region.contains(
+                touch.startPosition,
+                surfaceWidth: surfaceWidth,
+                surfaceHeight: surfaceHeight
+            )
     }
 
     /// Policies acting as shouldBegin (spec §3.4); the reason when the answer is no.
@@ -772,15 +778,24 @@ extension GestureEngine {
     /// offered nothing, so a one-finger recognizer that failed when a second finger landed
     /// cannot start over on a third finger landing alone (spec §5.5 step 7, §8 item 11, as
     /// UIKit). Disabled recognizers reset at once.
+    ///
+    /// Whether the sequence is open is looked at when a slot has just finished and again only
+    /// in steps where some touch stopped keeping sequences open (``sequenceMayHaveEnded``):
+    /// touches landing cannot close one, so a steady frame costs one flag test per finished
+    /// slot, not a walk over the touches down.
     mutating func resetFinishedRecognizers() {
         for i in slots.indices {
             let isFinal = slots[i].state.isFinal
             guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
-            if isFinal, slots[i].isEnabled, sequenceIsOpen(for: i) {
+            if isFinal, slots[i].isEnabled,
+                slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i)
+            {
                 // Waiting for the sequence to end: its timers can decide nothing any more.
+                slots[i].awaitsSequenceEnd = true
                 if !slots[i].timers.isEmpty { slots[i].timers.removeAll(keepingCapacity: true) }
                 continue
             }
+            slots[i].awaitsSequenceEnd = false
             slots[i].state = .possible
             slots[i].logical = .possible
             slots[i].pending = .none
@@ -796,7 +811,16 @@ extension GestureEngine {
     /// True while some touch still down could be offered to slot `i` (spec §5.2): the touch
     /// sequence that the slot took part in has not ended for it.
     func sequenceIsOpen(for i: Int) -> Bool {
-        for touch in active where canOffer(touch, to: i) { return true }
+        if active.isEmpty { return false }
+        for touch in active where keepsSequenceOpen(touch, for: i) { return true }
         return false
+    }
+
+    /// True when `touch`, down, keeps the sequence of slot `i` open: the one predicate
+    /// ``sequenceIsOpen(for:)`` asks. A touch the touch filter delivers flagged as a palm
+    /// should not (it would hold every finished recognizer out until the palm lifts): skip it
+    /// here, and set ``sequenceMayHaveEnded`` in the step its flag turns on, as a lift does.
+    func keepsSequenceOpen(_ touch: Touch, for i: Int) -> Bool {
+        canOffer(touch, to: i)
     }
 }

@@ -37,6 +37,9 @@ struct Slot: Sendable {
     var yields = false
     /// The fingers it held when it began, yielding.
     var yieldFingers = 0
+    /// Finished (final) and known to wait for its touch sequence to end: some touch it could
+    /// be offered was down when last looked at (``GestureEngine/sequenceIsOpen(for:)``).
+    var awaitsSequenceEnd = false
     /// Order in which pending requests were made: the first to ask is the first to commit.
     var pendingSerial: UInt64 = 0
     /// The fewest fingers this recognizer can begin with (kind and policy).

@@ -51,6 +51,19 @@ struct PinchRecognizer: CustomRecognizer {
         return 2 * mean
     }
 
+    /// Copies the held positions into ``lastPositions`` element by element: assigning the
+    /// array would share its buffer, and the next ``TrackedTouches/update(_:)`` would then copy
+    /// it (a heap allocation on every frame while possible).
+    private mutating func rememberPositions() {
+        lastPositions.removeAll(keepingCapacity: true)
+        lastPositions.append(contentsOf: held.positions)
+    }
+
+    /// How far held touch `index` moved since ``lastPositions`` (mm).
+    private func increment(_ index: Int) -> PhysicalPoint {
+        PhysicalPoint(x: held.positions[index].x - lastPositions[index].x, y: held.positions[index].y - lastPositions[index].y)
+    }
+
     private mutating func formPairIfPossible(now: Timestamp) {
         isPaired = false
         guard held.count == required else { return }
@@ -60,7 +73,7 @@ struct PinchRecognizer: CustomRecognizer {
         d0 = span / s0
         anchor = held.centroid
         opposingChange = 0
-        lastPositions = held.positions
+        rememberPositions()
         lastCentroid = anchor
         lastTime = now
         pairedAt = now
@@ -96,23 +109,26 @@ struct PinchRecognizer: CustomRecognizer {
             // fingers: the span changing more than the centroid), count toward a pinch —
             // libinput tells pinch from scroll by the fingers' directions alike.
             if parameters.requiresOpposingMotion && lastPositions.count == held.count {
-                var increments: [PhysicalPoint] = []
-                for (index, last) in lastPositions.enumerated() {
-                    increments.append(PhysicalPoint(x: held.positions[index].x - last.x, y: held.positions[index].y - last.y))
-                }
                 let lastSpan = Self.span(of: lastPositions)
                 let spanChange = abs(d - lastSpan)
-                if increments.allSatisfy({ $0.length > 0 }) {
+                var everyFingerMoved = true
+                for index in lastPositions.indices where !(increment(index).length > 0) {
+                    everyFingerMoved = false
+                    break
+                }
+                if everyFingerMoved {
                     let opposing: Bool
-                    if increments.count == 2 {
-                        opposing = increments[0].x * increments[1].x + increments[0].y * increments[1].y < 0
+                    if lastPositions.count == 2 {
+                        let a = increment(0)
+                        let b = increment(1)
+                        opposing = a.x * b.x + a.y * b.y < 0
                     } else {
                         opposing = spanChange > PhysicalPoint(x: anchor.x - lastCentroid.x, y: anchor.y - lastCentroid.y).length
                     }
                     if opposing { opposingChange += spanChange }
                 }
             }
-            lastPositions = held.positions
+            rememberPositions()
             lastCentroid = anchor
             if abs(d - d0 * s0) > h && (!parameters.requiresOpposingMotion || opposingChange > h) {
                 if parameters.ignoresTranslation && held.isTranslationDominant {
