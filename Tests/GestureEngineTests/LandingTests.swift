@@ -83,7 +83,7 @@ struct LandingTests {
     }
 
     static func staggered(_ script: GestureScript, landing: Double, lift: Double = 0) -> GestureScript {
-        script.staggered(landing: landing, lift: lift)
+        script.staggered(landing: landing, lifting: lift, lagging: true)
     }
 
     static var synthesizer: GestureSynthesizer { GestureSynthesizer(device: device) }

@@ -23,11 +23,21 @@ public struct GestureScript: Hashable, Sendable {
         public var keyframes: [Keyframe]
         /// The tool the device reports (`ABS_MT_TOOL_TYPE`, when the device has that axis).
         public var toolType: ToolType
+        /// How hard the finger presses (`ABS_MT_PRESSURE`, `ABS_PRESSURE`, when the device has them).
+        public var pressure: PressureProfile
+        /// The contact's touch major (mm), sent at touch-down when the device has that axis;
+        /// 8 mm, a fingertip, by default (a palm is 25 mm and more).
+        public var touchMajorMillimeters: Double
 
-        public init(keyframes: [Keyframe], toolType: ToolType = .finger) {
+        public init(
+            keyframes: [Keyframe], toolType: ToolType = .finger, pressure: PressureProfile = .medium,
+            touchMajorMillimeters: Double = 8
+        ) {
             precondition(!keyframes.isEmpty, "a stroke needs at least one keyframe")
             self.keyframes = keyframes.sorted { $0.time < $1.time }
             self.toolType = toolType
+            self.pressure = pressure
+            self.touchMajorMillimeters = touchMajorMillimeters
         }
 
         /// Touch-down time, seconds.
@@ -56,8 +66,23 @@ public struct GestureScript: Hashable, Sendable {
         public func shifted(by seconds: Double) -> Stroke {
             Stroke(
                 keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
-                toolType: toolType
+                toolType: toolType,
+                pressure: pressure,
+                touchMajorMillimeters: touchMajorMillimeters
             )
+        }
+
+        /// The same path, the finger landing `delay` seconds later where the path is then
+        /// (at most until 10 ms before the lift) and lifting `lingering` seconds later where
+        /// the path ends.
+        public func landing(after delay: Double, lifting lingering: Double) -> Stroke {
+            let landing = down + Swift.max(0, Swift.min(delay, up - down - 0.01))
+            var frames = [Keyframe(time: landing, position: position(at: landing))]
+            frames += keyframes.filter { $0.time > landing }
+            if lingering > 0 {
+                frames.append(Keyframe(time: up + lingering, position: keyframes[keyframes.count - 1].position))
+            }
+            return Stroke(keyframes: frames, toolType: toolType, pressure: pressure, touchMajorMillimeters: touchMajorMillimeters)
         }
     }
 
@@ -77,26 +102,38 @@ public struct GestureScript: Hashable, Sendable {
         return GestureScript(strokes: strokes + next.strokes.map { $0.shifted(by: offset) })
     }
 
+    /// The same gesture with its fingers landing one after another, `landing` seconds apart
+    /// in the order of ``strokes`` (each joining its path where the path is at that moment),
+    /// and lifting `lifting` seconds apart in the same order: how real hands put several
+    /// fingers down (0–40 ms apart, issue 12).
+    ///
+    /// With `lagging`, finger k instead follows its whole path `k × landing` seconds behind
+    /// the first (it lands, moves and stops that much later: a finger lagging in motion), then
+    /// rests where it stopped for a further `k × lifting` seconds before lifting.
+    public func staggered(landing: Double, lifting: Double = 0, lagging: Bool = false) -> GestureScript {
+        GestureScript(
+            strokes: strokes.enumerated().map { index, stroke in
+                let k = Double(index)
+                guard lagging else { return stroke.landing(after: k * landing, lifting: k * lifting) }
+                var lagged = stroke.shifted(by: k * landing)
+                if lifting > 0 {
+                    let last = lagged.keyframes[lagged.keyframes.count - 1]
+                    lagged.keyframes.append(Keyframe(time: last.time + k * lifting, position: last.position))
+                }
+                return lagged
+            }
+        )
+    }
+
+    /// Every finger pressing with `profile`.
+    public func pressing(_ profile: PressureProfile) -> GestureScript {
+        GestureScript(strokes: strokes.map { GestureScript.Stroke(
+                    keyframes: $0.keyframes, toolType: $0.toolType, pressure: profile, touchMajorMillimeters: $0.touchMajorMillimeters) })
+    }
+
     /// Both scripts at once (e.g. a resting thumb during a swipe).
     public func combined(with other: GestureScript) -> GestureScript {
         GestureScript(strokes: strokes + other.strokes)
-    }
-
-    /// This script with its strokes landing one after another: stroke k (in script order) is
-    /// shifted `k × landing` seconds later as a whole (it lands, moves and lifts that much
-    /// behind the first, a lagging finger), then rests where it stopped for a further
-    /// `k × lift` seconds before lifting.
-    public func staggered(landing: Double, lift: Double = 0) -> GestureScript {
-        GestureScript(
-            strokes: strokes.enumerated().map { k, stroke in
-                var s = stroke.shifted(by: Double(k) * landing)
-                if lift > 0 {
-                    let last = s.keyframes[s.keyframes.count - 1]
-                    s.keyframes.append(Keyframe(time: last.time + Double(k) * lift, position: last.position))
-                }
-                return s
-            }
-        )
     }
 
     /// A sequence of scripts, each `gap` seconds after the previous one's last lift.
@@ -104,6 +141,34 @@ public struct GestureScript: Hashable, Sendable {
         guard var result = scripts.first else { return GestureScript() }
         for script in scripts.dropFirst() { result = result.followed(by: script, after: gap) }
         return result
+    }
+}
+
+/// How hard a finger presses over its stroke, as fractions (0…1) of the device's pressure axis
+/// range: `landing` at touch-down, rising (or falling) linearly to `level` over `rise` seconds,
+/// then held. Real fingers land light and press harder over the first tens of milliseconds;
+/// libinput counts a touch only once its pressure passes a threshold.
+public struct PressureProfile: Hashable, Sendable {
+    /// The pressure held after the rise.
+    public var level: Double
+    /// The pressure at touch-down.
+    public var landing: Double
+    /// Seconds from touch-down to `level` (0: `level` from the start).
+    public var rise: Double
+
+    public init(level: Double, landing: Double? = nil, rise: Double = 0) {
+        self.level = level
+        self.landing = landing ?? level
+        self.rise = rise
+    }
+
+    /// Half the range, from touch-down to lift (what the synthesizer always sent before).
+    public static let medium = PressureProfile(level: 0.5)
+
+    /// The fraction of the range `seconds` after touch-down.
+    public func fraction(after seconds: Double) -> Double {
+        guard rise > 0, seconds < rise else { return level }
+        return landing + (level - landing) * Swift.max(0, seconds) / rise
     }
 }
 
