@@ -179,6 +179,29 @@ struct LandingTests {
         #expect(off.gestures.first?.name == "drag")
     }
 
+    @Test("a drag yields to a three-finger landing only for a competitor that can begin on this device")
+    func yieldOnlyToPossibleCompetitors() {
+        var f = Fingers()
+        let a = f.down(40, 30, at: 0)
+        f.slide(a, to: 34, 30, from: 0, to: 0.03, steps: 3)  // the drag begins within the window
+        let b = f.down(50, 30, at: 0.03)
+        f.move(a, to: 32, 30, at: 0.035)
+        let c = f.down(60, 30, at: 0.04)
+        for id in [a, b, c] { f.up(id, at: 0.2) }
+        func run(_ kinds: Set<DeviceKind>) -> [String] {
+            var h = Harness([
+                recognizer("drag", pan()),
+                recognizer("three-finger-swipe", swipe(touches: 3)) { $0.policy.deviceKinds = kinds },
+            ])
+            h.run(f)
+            return h.summary.filter { !$0.contains("changed") }
+        }
+        // A three-finger swipe that may begin on this touchscreen takes the landing...
+        #expect(run([]) == ["drag began@0.010", "drag cancelled@0.040"])
+        // ...one for touchpads only can never begin here: the drag goes on.
+        #expect(run([.touchpad]) == ["drag began@0.010", "drag ended@0.200"])
+    }
+
     @Test("a drag alone begins at once, within the window too")
     func dragNotDelayed() {
         var f = Fingers()

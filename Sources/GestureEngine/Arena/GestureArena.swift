@@ -525,13 +525,18 @@ extension GestureEngine {
         let fingers = slots[i].held.count
         for b in slots.indices
         where b != i && slots[b].state == .possible && slots[b].isInPlay && slots[b].minimumFingers > fingers
-            && prevents(i, b)
+            && prevents(i, b) && mayBeginOnThisDevice(b)
         {
-            let kinds = slots[b].configuration.policy.deviceKinds
-            if !kinds.isEmpty, !(device.kind.map { kinds.contains($0) } ?? false) { continue }
             return true
         }
         return false
+    }
+
+    /// False when slot `i`'s device-kind policy rules this device out: it can never begin
+    /// here, so it is no competitor a landing could be meant for.
+    func mayBeginOnThisDevice(_ i: Int) -> Bool {
+        let kinds = slots[i].configuration.policy.deviceKinds
+        return kinds.isEmpty || (device.kind.map { kinds.contains($0) } ?? false)
     }
 
     /// A continuous gesture that began while the landing was open is cancelled when fingers
@@ -545,6 +550,7 @@ extension GestureEngine {
             for b in slots.indices
             where b != r && slots[b].state == .possible && slots[b].isInPlay
                 && slots[b].minimumFingers > slots[r].yieldFingers && slots[b].minimumFingers <= down && prevents(r, b)
+                && mayBeginOnThisDevice(b)
             {
                 cancel(r, input: "another finger landed while the landing settled")
                 break
@@ -566,9 +572,7 @@ extension GestureEngine {
     /// Policies acting as shouldBegin (spec §3.4); the reason when the answer is no.
     func shouldNotBegin(_ i: Int) -> String? {
         let policy = slots[i].configuration.policy
-        if !policy.deviceKinds.isEmpty {
-            guard let kind = device.kind, policy.deviceKinds.contains(kind) else { return "device kind not allowed" }
-        }
+        if !mayBeginOnThisDevice(i) { return "device kind not allowed" }
         let fingers = slots[i].recognizer.values(at: now).fingers
         if fingers < policy.minimumFingers || fingers > policy.maximumFingers {
             return "\(fingers) fingers outside the policy range"
@@ -601,7 +605,11 @@ extension GestureEngine {
         for b in slots.indices where prevents(i, b) {
             switch slots[b].state {
             case .possible:
-                if slots[i].yields, slots[b].minimumFingers > fingers, slots[b].pending == .none { continue }
+                if slots[i].yields, slots[b].minimumFingers > fingers, slots[b].pending == .none,
+                    mayBeginOnThisDevice(b)
+                {
+                    continue
+                }
                 fail(b, input: "excluded by '\(slots[i].name)'")
             case .began, .changed:
                 cancel(b, input: "excluded by '\(slots[i].name)'")
