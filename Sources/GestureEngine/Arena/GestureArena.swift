@@ -795,13 +795,15 @@ extension GestureEngine {
         for i in slots.indices {
             let isFinal = slots[i].state.isFinal
             guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
-            if isFinal, slots[i].isEnabled,
-                slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i)
-            {
-                // Waiting for the sequence to end: its timers can decide nothing any more.
-                slots[i].awaitsSequenceEnd = true
-                if !slots[i].timers.isEmpty { slots[i].timers.removeAll(keepingCapacity: true) }
-                continue
+            if isFinal, slots[i].isEnabled {
+                // Still waiting, and no touch lifted: nothing to look at, nothing to write.
+                if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded && slots[i].timers.isEmpty { continue }
+                if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i) {
+                    // Waiting for the sequence to end: its timers can decide nothing any more.
+                    if !slots[i].awaitsSequenceEnd { slots[i].awaitsSequenceEnd = true }
+                    if !slots[i].timers.isEmpty { slots[i].timers.removeAll(keepingCapacity: true) }
+                    continue
+                }
             }
             slots[i].awaitsSequenceEnd = false
             slots[i].state = .possible
