@@ -180,6 +180,7 @@ public struct GestureEngine: Sendable {
         for i in slots.indices {
             if newConfiguration.sloppiness == configuration.sloppiness,
                 newConfiguration.settlingWindow == configuration.settlingWindow,
+                newConfiguration.continuousSettling == configuration.continuousSettling,
                 newConfiguration.recognizers.contains(where: { $0 == slots[i].configuration })
             {
                 kept[slots[i].name] = i

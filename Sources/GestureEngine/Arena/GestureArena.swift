@@ -482,11 +482,13 @@ extension GestureEngine {
             }
         }
         // A discrete recognizer waits for the landing to settle (its one event cannot be taken
-        // back); a continuous one begins at once and yields if another finger lands.
-        let settles = slots[i].isDiscrete && isLandingOpen && waitsForMoreFingers(i)
+        // back); a continuous one waits only in the landing's first moments
+        // (`continuousSettling`), then begins at once and yields if another finger lands.
+        let settles = mustSettle(i)
         if waits || settles {
             slots[i].pending = requested == .began ? .began : .recognized
             slots[i].settling = settles
+            slots[i].yieldFingers = slots[i].held.count
             pendingSerial += 1
             slots[i].pendingSerial = pendingSerial
             note(
@@ -510,13 +512,33 @@ extension GestureEngine {
         return now < start.adding(seconds: configuration.settlingWindow)
     }
 
-    /// When the landing settles, while some recognizer waits for it.
+    /// True while a continuous recognizer about to begin with fewer fingers than a competitor
+    /// needs still waits for the landing (``EngineConfiguration/continuousSettling``).
+    var isContinuousSettlingOpen: Bool {
+        guard let start = sequenceStart else { return false }
+        let seconds = min(configuration.continuousSettling, configuration.settlingWindow)
+        return seconds > 0 && now < start.adding(seconds: seconds)
+    }
+
+    /// True when slot `i`, about to begin or be recognized now, waits for the landing instead:
+    /// a finger still landing may be meant for a competitor needing more fingers.
+    func mustSettle(_ i: Int) -> Bool {
+        guard slots[i].isDiscrete ? isLandingOpen : isContinuousSettlingOpen else { return false }
+        return waitsForMoreFingers(i)
+    }
+
+    /// When the landing settles for the recognizers waiting for it.
     var landingDeadline: Timestamp? {
         guard isLandingOpen, let start = sequenceStart else { return nil }
+        var earliest: Timestamp?
         for i in slots.indices where slots[i].settling && slots[i].pending != .none {
-            return start.adding(seconds: configuration.settlingWindow)
+            let seconds =
+                slots[i].isDiscrete
+                ? configuration.settlingWindow : min(configuration.continuousSettling, configuration.settlingWindow)
+            let end = start.adding(seconds: seconds)
+            if end > now, earliest.map({ end < $0 }) ?? true { earliest = end }
         }
-        return nil
+        return earliest
     }
 
     /// True when slot `i`, beginning now, would exclude a possible competitor on its touches
@@ -542,9 +564,16 @@ extension GestureEngine {
     /// A continuous gesture that began while the landing was open is cancelled when fingers
     /// landing in the window bring the count a competitor it spared needs: the landing decides
     /// the finger count, as if the gesture had waited for it.
+    ///
+    /// A continuous one still waiting for the landing (``mustSettle(_:)``) fails instead, having
+    /// emitted nothing.
     mutating func yieldToLanding() {
         guard !frameBegan.isEmpty, isLandingOpen else { return }
-        for r in slots.indices where slots[r].yields && slots[r].state.isActive {
+        for r in slots.indices {
+            let yields = slots[r].yields && slots[r].state.isActive
+            let waiting =
+                !slots[r].isDiscrete && slots[r].settling && slots[r].pending != .none && slots[r].state == .possible
+            guard yields || waiting else { continue }
             var down = 0
             for touch in active where canOffer(touch, to: r) { down += 1 }
             for b in slots.indices
@@ -552,7 +581,11 @@ extension GestureEngine {
                 && slots[b].minimumFingers > slots[r].yieldFingers && slots[b].minimumFingers <= down && prevents(r, b)
                 && mayBeginOnThisDevice(b)
             {
-                cancel(r, input: "another finger landed while the landing settled")
+                if yields {
+                    cancel(r, input: "another finger landed while the landing settled")
+                } else {
+                    fail(r, input: "another finger landed while the landing settled")
+                }
                 break
             }
         }
@@ -728,7 +761,7 @@ extension GestureEngine {
                 } else if allFailed {
                     let settled = !slots[r].settling
                     if !settled {
-                        if isLandingOpen && waitsForMoreFingers(r) { continue }
+                        if mustSettle(r) { continue }
                         slots[r].settling = false
                     }
                     changed = true
