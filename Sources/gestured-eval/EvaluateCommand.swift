@@ -194,7 +194,8 @@ enum EvaluateCommand {
             return .dataError
         }
         if parsed.has("lobo") {
-            let lobo = LeaveOneBoardOut(corpus: corpus, configuration: configuration, split: split, baseSettings: settings)
+            let lobo = LeaveOneBoardOut(
+                corpus: corpus, configuration: configuration, configPath: configPath, split: split, baseSettings: settings)
             writeStandardOutput("gestured-eval: leave one board out, configuration \(configPath), split \(splitPath)\n")
             do {
                 let lines = try lobo.run { writeStandardOutput($0 + "\n") }

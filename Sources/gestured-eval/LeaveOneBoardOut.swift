@@ -1,6 +1,7 @@
 import GestureEngine
 import GesturedCLISupport
 import GesturedDaemon
+import GesturedSystem
 
 /// Leave-one-board-out over the tuning boards (docs/evaluation.md, "Leave one board out"):
 /// for each board, the touch-filter thresholds are chosen on the other boards from a small
@@ -11,10 +12,13 @@ struct LeaveOneBoardOut {
     struct Candidate: Sendable {
         var name: String
         var overrides: String?
+        /// An engine threshold of the configuration file: every `from` line becomes `to`.
+        var configEdit: (from: String, to: String)?
     }
 
-    /// The grid: the filter's defaults, and each threshold that decides palms, thumbs and
-    /// lifts one step below and above its default (one at a time: 13 points, not 3^6).
+    /// The grid: the filter's defaults, each threshold that decides palms, thumbs and lifts
+    /// one step below and above its default, and two engine thresholds of the configuration
+    /// likewise (one at a time: 17 points, not 3^8).
     /// The steps are round and about a quarter of the default, so that they are a choice a
     /// tuner would try, not a search fitted to the boards.
     static let grid: [Candidate] = {
@@ -31,11 +35,21 @@ struct LeaveOneBoardOut {
             candidates.append(Candidate(name: "\(key)=\(low)", overrides: "\(key)=\(low)"))
             candidates.append(Candidate(name: "\(key)=\(high)", overrides: "\(key)=\(high)"))
         }
+        // Engine thresholds of config/evaluation.conf that the touchpad figures hang on: the
+        // scroll's 3 mm (libinput's) and the touchpad swipes' 1 s.
+        for (from, values) in [("Hysteresis=3mm", ["2mm", "4mm"]), ("MaximumDuration=1s", ["0.75s", "1.5s"])] {
+            let key = String(from.split(separator: "=")[0])
+            for value in values {
+                candidates.append(Candidate(name: "\(key)=\(value)", overrides: nil, configEdit: (from, "\(key)=\(value)")))
+            }
+        }
         return candidates
     }()
 
     var corpus: String
     var configuration: LoadedConfiguration
+    /// The configuration file's path and text, for the candidates that edit it.
+    var configPath: String
     var split: EvaluationSplit
     var baseSettings: TouchFilterSettings
 
@@ -51,7 +65,9 @@ struct LeaveOneBoardOut {
         for candidate in Self.grid {
             var settings = baseSettings
             if let overrides = candidate.overrides { try EvaluateCommand.applyOverrides(overrides, to: &settings) }
-            let evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
+            var loaded = configuration
+            if let edit = candidate.configEdit { loaded = try edited(edit) }
+            let evaluator = Evaluator(corpus: corpus, configuration: loaded, filterSettings: settings)
             var row: [Int] = []
             var palmRow: [(Int, Int)] = []
             for (index, board) in boards.enumerated() {
@@ -67,7 +83,7 @@ struct LeaveOneBoardOut {
             passed.append(row)
             palms.append(palmRow)
         }
-        var lines = ["leave one board out (grid of \(Self.grid.count) filter settings, chosen on the other boards):"]
+        var lines = ["leave one board out (grid of \(Self.grid.count) filter and engine settings, chosen on the other boards):"]
         var sumPassed = 0
         var sumTotal = 0
         var sumPalms = (0, 0)
@@ -98,6 +114,24 @@ struct LeaveOneBoardOut {
             "  all left-out boards: \(sumPassed)/\(sumTotal) (\(percent(Double(sumPassed) * 100 / Double(max(1, sumTotal))))), "
                 + "palm/thumb alone \(sumPalms.0)/\(sumPalms.1)")
         return lines
+    }
+
+    /// The configuration with every `from` line replaced, written beside the original's name
+    /// in /tmp and loaded as the daemon would load it.
+    private func edited(_ edit: (from: String, to: String)) throws(UsageError) -> LoadedConfiguration {
+        guard let text = try? Files.readText(path: configPath) else { throw UsageError("cannot read \(configPath)") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0 == Substring(edit.from) ? edit.to : String($0) }
+        guard lines.contains(edit.to) else { throw UsageError("\(configPath) has no line '\(edit.from)'") }
+        let path = "/tmp/gestured-eval-lobo-\(edit.to.replacing("=", with: "-")).conf"
+        do {
+            try Files.writeText(lines.joined(separator: "\n"), path: path)
+        } catch {
+            throw UsageError("cannot write \(path): \(error.description)")
+        }
+        switch ConfigLoader.load(mainPath: path) {
+        case .success(let loaded): return loaded
+        case .failure(let failure): throw UsageError(failure.lines.joined(separator: "; "))
+        }
     }
 
     private func pad(_ text: String, _ n: Int) -> String {

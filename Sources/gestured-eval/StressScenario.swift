@@ -17,6 +17,9 @@ public struct StressScenario: Sendable, Hashable {
         case rotate(angle: Double)
         /// One finger from 0.5 mm inside `edge` inwards.
         case fromEdge(Edge)
+        /// No finger: a palm rests on the surface for a second and lifts (a hand holding a
+        /// tablet), drifting half a millimetre.
+        case palmAlone
     }
 
     /// `three-finger-swipe left`: the report's name.
@@ -37,6 +40,14 @@ public struct StressScenario: Sendable, Hashable {
     /// How many times the gesture is made in a row (0.4 s apart): each must be recognized,
     /// also while a palm rests throughout.
     public var repeats = 1
+
+    /// Whether the fingers move (a speed variant changes something).
+    public var moves: Bool {
+        switch motion {
+        case .still, .doubleTap, .palmAlone: false
+        case .translate, .pinch, .rotate, .fromEdge: true
+        }
+    }
 
     /// The shipped configuration's gestures on a touchscreen.
     public static let touchscreen: [StressScenario] = {
@@ -67,6 +78,7 @@ public struct StressScenario: Sendable, Hashable {
         var tapTwice = StressScenario(name: "two-finger-tap twice", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap")
         tapTwice.repeats = 2
         list.append(tapTwice)
+        list.append(StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil))
         for edge in [Edge.left, .right, .top, .bottom] {
             list.append(StressScenario(name: "edge-\(edge)", fingers: 1, motion: .fromEdge(edge), expected: "edge-\(edge)"))
         }
@@ -104,6 +116,57 @@ public struct StressScenario: Sendable, Hashable {
     }()
 }
 
+extension StressScenario {
+    /// The gestures of `config/evaluation.conf` (the configuration the held-back scoring
+    /// replays unseen touchpads with) on a touchscreen, each with what the user means.
+    public static let evaluationTouchscreen: [StressScenario] = {
+        var list: [StressScenario] = [
+            StressScenario(name: "tap", fingers: 1, motion: .still(hold: 0.06), expected: "tap"),
+            StressScenario(name: "double-tap", fingers: 1, motion: .doubleTap, expected: "double-tap", tolerated: ["tap"]),
+            StressScenario(name: "two-finger-tap", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap"),
+            StressScenario(name: "hold", fingers: 1, motion: .still(hold: 0.8), expected: "hold"),
+            StressScenario(name: "two-finger hold", fingers: 2, motion: .still(hold: 0.8), expected: "two-finger-hold"),
+            StressScenario(name: "pinch in", fingers: 2, motion: .pinch(scale: 0.5), expected: "pinch", spreads: false),
+            StressScenario(name: "pinch out", fingers: 2, motion: .pinch(scale: 1.8), expected: "pinch", spreads: true),
+            StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil),
+        ]
+        for (fingers, name) in [(1, "drag"), (2, "scroll"), (3, "three-finger-swipe"), (4, "four-finger-swipe")] {
+            for direction in Direction.allCases {
+                list.append(
+                    StressScenario(
+                        name: "\(name) \(direction.rawValue)", fingers: fingers, motion: .translate(direction), expected: name,
+                        direction: direction))
+            }
+        }
+        return list
+    }()
+
+    /// The gestures of `config/evaluation.conf` on a touchpad, and the touches that must make
+    /// none there (pointer motion is the compositor's).
+    public static let evaluationTouchpad: [StressScenario] = {
+        var list: [StressScenario] = [
+            StressScenario(name: "tap", fingers: 1, motion: .still(hold: 0.06), expected: "tap"),
+            StressScenario(name: "double-tap", fingers: 1, motion: .doubleTap, expected: "double-tap", tolerated: ["tap"]),
+            StressScenario(name: "two-finger-tap", fingers: 2, motion: .still(hold: 0.06), expected: "two-finger-tap"),
+            StressScenario(name: "three-finger-tap", fingers: 3, motion: .still(hold: 0.06), expected: "three-finger-tap"),
+            StressScenario(name: "three-finger hold", fingers: 3, motion: .still(hold: 0.8), expected: "three-finger-hold"),
+            StressScenario(name: "pinch in", fingers: 2, motion: .pinch(scale: 0.5), expected: "pinch", spreads: false),
+            StressScenario(name: "pinch out", fingers: 2, motion: .pinch(scale: 1.6), expected: "pinch", spreads: true),
+            StressScenario(name: "pointer motion (no gesture)", fingers: 1, motion: .translate(.right), expected: nil),
+            StressScenario(name: "palm resting alone (no gesture)", fingers: 1, motion: .palmAlone, expected: nil),
+        ]
+        for (fingers, name) in [(2, "scroll"), (3, "three-finger-swipe"), (4, "four-finger-swipe")] {
+            for direction in Direction.allCases {
+                list.append(
+                    StressScenario(
+                        name: "\(fingers)-finger \(name == "scroll" ? "scroll" : "swipe") \(direction.rawValue)", fingers: fingers,
+                        motion: .translate(direction), expected: name, direction: direction))
+            }
+        }
+        return list
+    }()
+}
+
 /// How the fingers and the device differ from the plain gesture: one stress variant.
 public struct StressVariant: Sendable, Hashable {
     /// How the device's pressure axes are replaced.
@@ -127,6 +190,8 @@ public struct StressVariant: Sendable, Hashable {
     public var landsWhileMoving = false
     /// Frames per second.
     public var rate = 100.0
+    /// The motion takes this many times its usual duration (0.5: a flick; 1.6: unhurried).
+    public var speedFactor = 1.0
     public var pressure = Pressure.native
     public var size = Size.native
     /// Uniform noise (±mm) on every reported position.
@@ -152,6 +217,8 @@ public struct StressVariant: Sendable, Hashable {
         for ms in [20, 40] { list.append(StressVariant(name: "lift \(ms) ms apart", liftGap: Double(ms) / 1000)) }
         for ms in [12, 25] { list.append(StressVariant(name: "lag \(ms) ms in motion", lag: Double(ms) / 1000)) }
         for hz in [60, 120, 240] { list.append(StressVariant(name: "\(hz) Hz", rate: Double(hz))) }
+        list.append(StressVariant(name: "fast (motion in half the time)", speedFactor: 0.5))
+        list.append(StressVariant(name: "slow (motion in 1.6× the time)", speedFactor: 1.6))
         list.append(StressVariant(name: "pressure 0…50", pressure: .range50))
         list.append(StressVariant(name: "pressure 0…255", pressure: .range255))
         list.append(StressVariant(name: "no pressure", pressure: .none))

@@ -84,6 +84,8 @@ enum StressScript {
                 let theta = (i == 0 ? Double.pi : 0) + angle * u
                 return middle + PhysicalPoint(x: cosine(theta), y: sine(theta)) * radius
             }
+        case .palmAlone:
+            return palm(GestureScript(strokes: []), end: start + 1.0, device, kind)
         case .fromEdge(let edge):
             let inset = 0.5
             let (origin, inward): (PhysicalPoint, PhysicalPoint) =
@@ -97,6 +99,7 @@ enum StressScript {
             let distance = min(30, 0.4 * min(width, height))
             path = { _, u in origin + inward * (distance * u) }
         }
+        duration *= variant.speedFactor
         let motionStart = variant.landsWhileMoving && duration > 0 ? start + 0.01 : lastLanding + (duration > 0 ? settle : 0)
         let lastLag = lags.max() ?? 0
         var strokes: [GestureScript.Stroke] = []
@@ -146,11 +149,15 @@ enum StressScript {
         -> GestureScript
     {
         guard variant.palm else { return script }
+        return palm(script, end: script.duration + 0.1, device, kind)
+    }
+
+    /// `script` with a palm resting from 0 to `end`.
+    private static func palm(_ script: GestureScript, end: Double, _ device: DeviceDescription, _ kind: DeviceKind) -> GestureScript {
         let position =
             kind == .touchpad
             ? PhysicalPoint(x: 0.06 * device.widthMillimeters, y: 0.93 * device.heightMillimeters)
             : PhysicalPoint(x: 0.12 * device.widthMillimeters, y: 0.85 * device.heightMillimeters)
-        let end = script.duration + 0.1
         var palm = GestureScript.Stroke(
             keyframes: [.init(time: 0, position: position), .init(time: end, position: position + PhysicalPoint(x: 0.5, y: 0.3))])
         // Screens whose firmware classifies contacts say so (`MT_TOOL_PALM`).

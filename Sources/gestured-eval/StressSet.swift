@@ -1,5 +1,6 @@
 public import GestureEngine
 public import GesturedDaemon
+import GesturedConfig
 import GesturedSystem
 
 /// The stress set (docs/evaluation.md, "The stress set"): every gesture of the shipped
@@ -66,14 +67,24 @@ public struct StressSet: Sendable {
         where keep: (StressScenario, StressVariant) -> Bool = { _, _ in true }
     ) -> [Result] {
         let kind = base.kind ?? .touchscreen
-        let scenarios = kind == .touchpad ? StressScenario.touchpad : StressScenario.touchscreen
+        // The shipped configuration's gestures, or config/evaluation.conf's (which has a
+        // `scroll`), by the names the configuration declares.
+        let names = Set(configuration.configuration.gestures.map(\.name))
+        let evaluation = names.contains("scroll") && !names.contains("touchpad-pinch")
+        let scenarios =
+            kind == .touchpad
+            ? (evaluation ? StressScenario.evaluationTouchpad : StressScenario.touchpad)
+            : (evaluation ? StressScenario.evaluationTouchscreen : StressScenario.touchscreen)
         var results: [Result] = []
         for (index, scenario) in scenarios.enumerated() {
             guard scenario.fingers <= maximumFingers(base, kind) else { continue }
             for variant in StressVariant.all where variant.applies(toFingers: scenario.fingers) && keep(scenario, variant) {
                 let device = Self.device(base, variant)
-                if variant.palm && kind == .touchscreen && device.axis(.absMTPressure) == nil && device.axis(.absMTTouchMajor) == nil
-                    && device.axis(.absMTToolType) == nil
+                if variant.speedFactor != 1, !scenario.moves { continue }  // nothing to hurry
+                let palmScenario = scenario.motion == .palmAlone
+                if palmScenario && variant.palm { continue }  // one palm is the scenario
+                if (variant.palm || palmScenario) && kind == .touchscreen && device.axis(.absMTPressure) == nil
+                    && device.axis(.absMTTouchMajor) == nil && device.axis(.absMTToolType) == nil
                 {
                     continue  // a palm on a screen that reports no pressure, size or tool is a finger to it
                 }
@@ -155,6 +166,7 @@ public struct StressSet: Sendable {
     /// last values.
     struct Record {
         var name: String
+        /// A swipe's direction, or a pan's: the dominant axis of its last translation.
         var direction: Direction?
         var scale: Double?
         var rotation: Double?
@@ -181,12 +193,17 @@ public struct StressSet: Sendable {
                 guard let index = open[event.sequence] else { continue }
                 records[index].scale = event.scale ?? records[index].scale
                 records[index].rotation = event.rotation ?? records[index].rotation
-                records[index].direction = event.direction ?? records[index].direction
+                records[index].direction = event.direction ?? event.translation.map(Self.dominant) ?? records[index].direction
             case .possible, .failed:
                 continue
             }
         }
         return records
+    }
+
+    /// Up is toward the top of the surface (y grows downward).
+    static func dominant(_ p: PhysicalPoint) -> Direction {
+        abs(p.x) > abs(p.y) ? (p.x > 0 ? .right : .left) : (p.y > 0 ? .down : .up)
     }
 
     static func judge(_ records: [Record], _ scenario: StressScenario) -> [String] {

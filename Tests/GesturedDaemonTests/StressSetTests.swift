@@ -17,14 +17,19 @@ extension Tag {
 /// Skips visibly without the corpus (the descriptions are read from it).
 @Suite("Stress set on real descriptions", .tags(.stress))
 struct StressSetTests {
-    static let baseline: [String: (passed: Int, total: Int)] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("stress-baseline.txt")
-        return StressReport.parseBaseline((try? String(contentsOf: url, encoding: .utf8)) ?? "")
-    }()
+    /// The two configurations the set runs with, and the baseline file of each: the shipped
+    /// one, and the evaluation's (the held-back scoring replays unseen pads with it).
+    static let configurations = ["config/gestured.conf", "config/evaluation.conf"]
 
-    static func stressSet() throws -> StressSet {
+    static func baseline(_ config: String) -> [String: (passed: Int, total: Int)] {
+        let file = config.hasSuffix("evaluation.conf") ? "stress-baseline-evaluation.txt" : "stress-baseline.txt"
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(file)
+        return StressReport.parseBaseline((try? String(contentsOf: url, encoding: .utf8)) ?? "")
+    }
+
+    static func stressSet(_ config: String = "config/gestured.conf") throws -> StressSet {
         let corpus = try #require(SharedCorpus.directory).path
-        let path = packageRootDirectory.appendingPathComponent("config/gestured.conf").path
+        let path = packageRootDirectory.appendingPathComponent(config).path
         guard case .success(let configuration) = ConfigLoader.load(mainPath: path) else {
             throw EvaluationError(description: "config/gestured.conf does not load")
         }
@@ -34,22 +39,22 @@ struct StressSetTests {
     @Test(
         "no description passes fewer quick stress replays than the baseline",
         .enabled(if: SharedCorpus.isPresent, SharedCorpus.absentReason),
-        arguments: StressSet.descriptions
+        arguments: configurations, StressSet.descriptions
     )
-    func description(_ description: StressSet.Description) throws {
-        let stress = try Self.stressSet()
-        let recorded = try #require(Self.baseline[description.name], "stress-baseline.txt has no line for \(description.name)")
+    func description(_ config: String, _ description: StressSet.Description) throws {
+        let stress = try Self.stressSet(config)
+        let recorded = try #require(Self.baseline(config)[description.name], "the \(config) baseline has no line for \(description.name)")
         let results = stress.run(description, device: try stress.load(description)) { _, variant in
             StressSet.quickVariants.contains(variant.name)
         }
         let report = StressReport(results: results)
         let figures = report.figures(description: description.name)
-        #expect(figures.total == recorded.total, "\(description.name): \(figures.total) replays, the baseline has \(recorded.total)")
+        #expect(figures.total == recorded.total, "\(config) \(description.name): \(figures.total) replays, the baseline has \(recorded.total)")
         let failing = results.filter { !$0.passed }.map { "\($0.scenario.name), \($0.variant.name): \($0.failures.joined(separator: "; "))" }
         #expect(
             figures.passed >= recorded.passed,
-            "\(description.name): \(figures.passed)/\(figures.total), the baseline records \(recorded.passed); failing:\n\(failing.joined(separator: "\n"))")
-        print("stress \(description.name): \(figures.passed)/\(figures.total) (baseline \(recorded.passed))")
+            "\(config) \(description.name): \(figures.passed)/\(figures.total), the baseline records \(recorded.passed); failing:\n\(failing.joined(separator: "\n"))")
+        print("stress \(config) \(description.name): \(figures.passed)/\(figures.total) (baseline \(recorded.passed))")
     }
 
     @Test(
