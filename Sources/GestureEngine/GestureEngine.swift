@@ -28,7 +28,14 @@ public struct GestureEngine: Sendable {
     var now = Timestamp(microseconds: Int64.min)
     var nextSequence: UInt64 = 1
     var timerSerial: UInt64 = 0
+    var pendingSerial: UInt64 = 0
     var isButtonPressed = false
+    /// When the first touch of the current sequence landed (no touch was down before it).
+    var sequenceStart: Timestamp?
+    /// Some touch stopped keeping sequences open in this step (it lifted or was cancelled):
+    /// finished recognizers waiting for their sequence to end look again
+    /// (``resetFinishedRecognizers()``); otherwise their answer cannot have changed.
+    var sequenceMayHaveEnded = false
 
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0
@@ -62,6 +69,7 @@ public struct GestureEngine: Sendable {
             surfaceWidth: device.widthMillimeters,
             surfaceHeight: device.heightMillimeters
         )
+        self.context.settlingWindow = configuration.settlingWindow
         self.slots = configuration.recognizers.enumerated().map { index, rc in
             Slot(
                 configuration: rc,
@@ -91,6 +99,7 @@ public struct GestureEngine: Sendable {
         handleButton(frame.isButtonPressed)
         assignBeganTouches()
         deliverFrame()
+        yieldToLanding()
         failStrandedRecognizers()
         finishStep(into: &out)
     }
@@ -170,6 +179,8 @@ public struct GestureEngine: Sendable {
         var kept: [String: Int] = [:]
         for i in slots.indices {
             if newConfiguration.sloppiness == configuration.sloppiness,
+                newConfiguration.settlingWindow == configuration.settlingWindow,
+                newConfiguration.continuousSettling == configuration.continuousSettling,
                 newConfiguration.recognizers.contains(where: { $0 == slots[i].configuration })
             {
                 kept[slots[i].name] = i
@@ -197,6 +208,7 @@ public struct GestureEngine: Sendable {
         }
         configuration = newConfiguration
         context.sloppiness = newConfiguration.sloppiness
+        context.settlingWindow = newConfiguration.settlingWindow
         slots = newSlots
         buildRelations()
         return out
@@ -204,7 +216,7 @@ public struct GestureEngine: Sendable {
 
     /// The earliest pending timer, for the daemon's single timer.
     public var nextDeadline: Timestamp? {
-        var earliest: Timestamp?
+        var earliest = landingDeadline
         for i in slots.indices {
             for timer in slots[i].timers where earliest.map({ timer.deadline < $0 }) ?? true {
                 earliest = timer.deadline

@@ -54,7 +54,27 @@ struct PanTests {
 
     @Test("minimumNumberOfTouches: one finger does not pan a two-finger pan; two do")
     func minimumTouches() {
-        let h = run(pan { $0.minimumNumberOfTouches = 2 }) { f in
+        func script(_ f: inout Fingers) {
+            let a = f.down(20, 30, at: 0)
+            f.move(a, to: 30, 30, at: 0.1)
+            let b = f.down(40, 30, at: 0.2)
+            f.move(a, to: 31, 30, at: 0.3)
+            f.move(b, to: 41, 30, at: 0.3)
+            f.move(a, to: 33, 30, at: 0.35)
+            f.move(b, to: 43, 30, at: 0.35)
+            f.up(a, at: 0.4)
+            f.up(b, at: 0.4)
+        }
+        // By default (issue 12) the one-finger movement before the second finger is no part of
+        // the pan: it begins once the two moved 1.558 mm together.
+        let h = run(pan { $0.minimumNumberOfTouches = 2 }, script)
+        #expect(h.summary == ["pan began@0.350", "pan ended@0.400"])
+        #expect(close(h.events("pan").first?.translation?.x, 3 - 1.558, 1e-9))
+    }
+
+    @Test("minimumNumberOfTouches as the spec has it: the one-finger movement counts")
+    func minimumTouchesSpec() {
+        let h = run(pan { $0.minimumNumberOfTouches = 2; $0.tracksOnlyWithMinimumTouches = false }) { f in
             let a = f.down(20, 30, at: 0)
             f.move(a, to: 30, 30, at: 0.1)
             let b = f.down(40, 30, at: 0.2)

@@ -288,6 +288,20 @@ struct SynthesizedFixtureTests {
             $0.edgeSwipe(from: .left, distance: 40, duration: 0.25)
         },
         Fixture(
+            path: "gestured-demo-touchscreen/three-finger-swipe-left-staggered.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "swipe(fingers: 3, direction: .left, distance: 50, duration: 0.25).staggered(landing: 0.010, lagging: true)"
+        ) {
+            $0.swipe(fingers: 3, direction: .left, distance: 50, duration: 0.25).staggered(landing: 0.010, lagging: true)
+        },
+        Fixture(
+            path: "gestured-demo-touchscreen/two-finger-swipe-up-lagging.evemu",
+            device: GestureSynthesizer.demoTouchscreen,
+            how: "swipe(fingers: 2, direction: .up, distance: 60, duration: 0.15).staggered(landing: 0.012, lagging: true)"
+        ) {
+            $0.swipe(fingers: 2, direction: .up, distance: 60, duration: 0.15).staggered(landing: 0.012, lagging: true)
+        },
+        Fixture(
             path: "gestured-demo-clickpad/three-finger-swipe-left.evemu",
             device: GestureSynthesizer.demoClickpad,
             how: "swipe(fingers: 3, direction: .left, distance: 40, duration: 0.25)"

@@ -124,6 +124,7 @@ extension GestureEngine {
 
     mutating func beginStep(at time: Timestamp) {
         now = max(time, now)
+        sequenceMayHaveEnded = false
         actions.removeAll(keepingCapacity: true)
         sinkOutput.removeAll(keepingCapacity: true)
         for i in slots.indices { slots[i].changedActionIndex = nil }
@@ -176,6 +177,8 @@ extension GestureEngine {
         frameMoved.removeAll(keepingCapacity: true)
         frameEnded.removeAll(keepingCapacity: true)
         frameCancelled.removeAll(keepingCapacity: true)
+        let wasIdle = active.isEmpty
+        defer { if wasIdle, !frameBegan.isEmpty { sequenceStart = now } }
         var touches = frame.touches
         var isSorted = true
         for k in touches.indices.dropFirst() where touches[k - 1].id > touches[k].id { isSorted = false }
@@ -224,10 +227,12 @@ extension GestureEngine {
                 frameEnded.append(touch)
                 queueSink(touch, phase: .ended)
                 active.remove(at: index)
+                sequenceMayHaveEnded = true
             case .cancelled:
                 frameCancelled.append(touch)
                 queueSink(touch, phase: .cancelled)
                 active.remove(at: index)
+                sequenceMayHaveEnded = true
             }
         }
     }
@@ -259,15 +264,13 @@ extension GestureEngine {
         for touch in frameBegan {
             for i in slots.indices {
                 let state = slots[i].state
-                guard slots[i].configuration.isEnabled, !(slots[i].isDiscrete && slots[i].pending == .recognized),
-                    !state.isFinal,
-                    slots[i].configuration.policy.toolTypes.contains(touch.toolType),
-                    slots[i].configuration.region.contains(
-                        touch.startPosition,
-                        surfaceWidth: surfaceWidth,
-                        surfaceHeight: surfaceHeight
-                    )
-                else { continue }
+                guard slots[i].configuration.isEnabled, !state.isFinal, canOffer(touch, to: i) else { continue }
+                if slots[i].settling, slots[i].pending != .none, slots[i].isDiscrete {
+                    // Recognized on fewer fingers than the landing brought: the landing decides.
+                    fail(i, input: "another finger landed while the landing settled")
+                    continue
+                }
+                guard !slots[i].isClosed else { continue }
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
                 // A gesture already in progress owns touches it receives later as well.
@@ -360,6 +363,10 @@ extension GestureEngine {
         slots[i].recognizer.handle(call, context: &context)
         if !context.ignoredTouches.isEmpty {
             for id in context.ignoredTouches { slots[i].forget(id) }
+            if slots[i].settling, slots[i].pending != .none {
+                // It cannot take the finger that joined the landing: the landing decides.
+                fail(i, input: "another finger landed while the landing settled")
+            }
         }
         for op in context.timerOperations {
             switch op {
@@ -474,13 +481,21 @@ extension GestureEngine {
                 break
             }
         }
-        if waits {
+        // A discrete recognizer waits for the landing to settle (its one event cannot be taken
+        // back); a continuous one waits only in the landing's first moments
+        // (`continuousSettling`), then begins at once and yields if another finger lands.
+        let settles = mustSettle(i)
+        if waits || settles {
             slots[i].pending = requested == .began ? .began : .recognized
+            slots[i].settling = settles
+            slots[i].yieldFingers = slots[i].held.count
+            pendingSerial += 1
+            slots[i].pendingSerial = pendingSerial
             note(
                 .transition(
                     recognizer: slots[i].name,
                     from: .possible,
-                    input: "\(input); waiting for failure requirements",
+                    input: "\(input); waiting for \(waits ? "failure requirements" : "the landing to settle")",
                     to: .possible
                 )
             )
@@ -489,12 +504,108 @@ extension GestureEngine {
         commitBegin(i, requested, input: input)
     }
 
+    // MARK: - Settling window (DESIGN.md, "Arbitration on real landings")
+
+    /// True while fingers landing now still belong to the sequence's first landing.
+    var isLandingOpen: Bool {
+        guard configuration.settlingWindow > 0, let start = sequenceStart else { return false }
+        return now < start.adding(seconds: configuration.settlingWindow)
+    }
+
+    /// True while a continuous recognizer about to begin with fewer fingers than a competitor
+    /// needs still waits for the landing (``EngineConfiguration/continuousSettling``).
+    var isContinuousSettlingOpen: Bool {
+        guard let start = sequenceStart else { return false }
+        let seconds = min(configuration.continuousSettling, configuration.settlingWindow)
+        return seconds > 0 && now < start.adding(seconds: seconds)
+    }
+
+    /// True when slot `i`, about to begin or be recognized now, waits for the landing instead:
+    /// a finger still landing may be meant for a competitor needing more fingers.
+    func mustSettle(_ i: Int) -> Bool {
+        guard slots[i].isDiscrete ? isLandingOpen : isContinuousSettlingOpen else { return false }
+        return waitsForMoreFingers(i)
+    }
+
+    /// When the landing settles for the recognizers waiting for it.
+    var landingDeadline: Timestamp? {
+        guard isLandingOpen, let start = sequenceStart else { return nil }
+        var earliest: Timestamp?
+        for i in slots.indices where slots[i].settling && slots[i].pending != .none {
+            let seconds =
+                slots[i].isDiscrete
+                ? configuration.settlingWindow : min(configuration.continuousSettling, configuration.settlingWindow)
+            let end = start.adding(seconds: seconds)
+            if end > now, earliest.map({ end < $0 }) ?? true { earliest = end }
+        }
+        return earliest
+    }
+
+    /// True when slot `i`, beginning now, would exclude a possible competitor on its touches
+    /// that needs more fingers than `i` holds: a finger still landing may be meant for it.
+    func waitsForMoreFingers(_ i: Int) -> Bool {
+        let fingers = slots[i].held.count
+        for b in slots.indices
+        where b != i && slots[b].state == .possible && slots[b].isInPlay && slots[b].minimumFingers > fingers
+            && prevents(i, b) && mayBeginOnThisDevice(b)
+        {
+            return true
+        }
+        return false
+    }
+
+    /// False when slot `i`'s device-kind policy rules this device out: it can never begin
+    /// here, so it is no competitor a landing could be meant for.
+    func mayBeginOnThisDevice(_ i: Int) -> Bool {
+        let kinds = slots[i].configuration.policy.deviceKinds
+        return kinds.isEmpty || (device.kind.map { kinds.contains($0) } ?? false)
+    }
+
+    /// A continuous gesture that began while the landing was open is cancelled when fingers
+    /// landing in the window bring the count a competitor it spared needs: the landing decides
+    /// the finger count, as if the gesture had waited for it.
+    ///
+    /// A continuous one still waiting for the landing (``mustSettle(_:)``) fails instead, having
+    /// emitted nothing.
+    mutating func yieldToLanding() {
+        guard !frameBegan.isEmpty, isLandingOpen else { return }
+        for r in slots.indices {
+            let yields = slots[r].yields && slots[r].state.isActive
+            let waiting =
+                !slots[r].isDiscrete && slots[r].settling && slots[r].pending != .none && slots[r].state == .possible
+            guard yields || waiting else { continue }
+            var down = 0
+            for touch in active where canOffer(touch, to: r) { down += 1 }
+            for b in slots.indices
+            where b != r && slots[b].state == .possible && slots[b].isInPlay
+                && slots[b].minimumFingers > slots[r].yieldFingers && slots[b].minimumFingers <= down && prevents(r, b)
+                && mayBeginOnThisDevice(b)
+            {
+                if yields {
+                    cancel(r, input: "another finger landed while the landing settled")
+                } else {
+                    fail(r, input: "another finger landed while the landing settled")
+                }
+                break
+            }
+        }
+    }
+
+    /// True when `touch` could be offered to slot `i` (spec §5.2): its tool type and its start
+    /// point are the slot's.
+    func canOffer(_ touch: Touch, to i: Int) -> Bool {
+        slots[i].configuration.policy.toolTypes.contains(touch.toolType)
+            && slots[i].configuration.region.contains(
+                touch.startPosition,
+                surfaceWidth: surfaceWidth,
+                surfaceHeight: surfaceHeight
+            )
+    }
+
     /// Policies acting as shouldBegin (spec §3.4); the reason when the answer is no.
     func shouldNotBegin(_ i: Int) -> String? {
         let policy = slots[i].configuration.policy
-        if !policy.deviceKinds.isEmpty {
-            guard let kind = device.kind, policy.deviceKinds.contains(kind) else { return "device kind not allowed" }
-        }
+        if !mayBeginOnThisDevice(i) { return "device kind not allowed" }
         let fingers = slots[i].recognizer.values(at: now).fingers
         if fingers < policy.minimumFingers || fingers > policy.maximumFingers {
             return "\(fingers) fingers outside the policy range"
@@ -515,12 +626,23 @@ extension GestureEngine {
         slots[i].state = requested
         slots[i].logical = requested
         slots[i].pending = .none
+        slots[i].settling = false
         slots[i].sequence = nextSequence
         nextSequence += 1
         recordAction(i, slots[i].gestureState(for: requested))
+        // Within the settling window a continuous gesture spares the competitors that need
+        // more fingers than it holds: it yields to them if one more lands.
+        let fingers = slots[i].held.count
+        slots[i].yields = !slots[i].isDiscrete && isLandingOpen
+        slots[i].yieldFingers = fingers
         for b in slots.indices where prevents(i, b) {
             switch slots[b].state {
             case .possible:
+                if slots[i].yields, slots[b].minimumFingers > fingers, slots[b].pending == .none,
+                    mayBeginOnThisDevice(b)
+                {
+                    continue
+                }
                 fail(b, input: "excluded by '\(slots[i].name)'")
             case .began, .changed:
                 cancel(b, input: "excluded by '\(slots[i].name)'")
@@ -546,6 +668,7 @@ extension GestureEngine {
         slots[i].state = .failed
         slots[i].logical = .failed
         slots[i].pending = .none
+        slots[i].settling = false
     }
 
     mutating func cancel(_ i: Int, input: String) {
@@ -618,7 +741,11 @@ extension GestureEngine {
     mutating func settle() {
         for _ in 0...(slots.count + 1) {
             var changed = false
-            for r in slots.indices where slots[r].pending != .none && slots[r].state == .possible {
+            // Pending recognizers in the order they asked: when several are released at once
+            // (the landing settled), the first to ask commits first (spec §5.3: the first wins).
+            var after: UInt64 = 0
+            while let r = nextPending(after: after) {
+                after = slots[r].pendingSerial
                 var someRecognized = false
                 var allFailed = true
                 for s in requires[r] where slots[s].isInPlay {
@@ -632,6 +759,11 @@ extension GestureEngine {
                     fail(r, input: "a required recognizer recognized")
                     changed = true
                 } else if allFailed {
+                    let settled = !slots[r].settling
+                    if !settled {
+                        if mustSettle(r) { continue }
+                        slots[r].settling = false
+                    }
                     changed = true
                     if let blocker = blocker(of: r) {
                         fail(r, input: "prevented by '\(slots[blocker].name)'")
@@ -639,20 +771,26 @@ extension GestureEngine {
                     }
                     let pending = slots[r].pending
                     slots[r].pending = .none
-                    context.clear(now: now, state: slots[r].logical)
-                    slots[r].recognizer.handle(.willBegin, context: &context)
+                    // After waiting for a failure, a recognizer starts from there (a pan's
+                    // translation from 0, spec §5.5); after the landing settled it keeps what
+                    // its fingers did meanwhile.
+                    if requires[r].contains(where: { slots[$0].isInPlay }) {
+                        context.clear(now: now, state: slots[r].logical)
+                        slots[r].recognizer.handle(.willBegin, context: &context)
+                    }
+                    let reason = settled ? "failure requirements met" : "landing settled"
                     switch pending {
                     case .began:
-                        commitBegin(r, .began, input: "failure requirements met")
+                        commitBegin(r, .began, input: reason)
                     case .beganThenEnded:
-                        commitBegin(r, .began, input: "failure requirements met")
+                        commitBegin(r, .began, input: reason)
                         if slots[r].state == .began {
                             noteTransition(r, from: .began, to: .ended, input: "queued end")
                             slots[r].state = .ended
                             recordAction(r, .ended)
                         }
                     case .recognized:
-                        commitBegin(r, .ended, input: "failure requirements met")
+                        commitBegin(r, .ended, input: reason)
                     case .none:
                         break
                     }
@@ -663,18 +801,69 @@ extension GestureEngine {
         note(.engineBug("settle loop did not converge"))
     }
 
+    /// The pending, possible slot that asked first after serial `after`.
+    func nextPending(after: UInt64) -> Int? {
+        var best: Int?
+        for r in slots.indices
+        where slots[r].pending != .none && slots[r].state == .possible && slots[r].pendingSerial > after {
+            if best.map({ slots[r].pendingSerial < slots[$0].pendingSerial }) ?? true { best = r }
+        }
+        return best
+    }
+
     // MARK: - Reset (spec §5.5 step 7)
 
+    ///
+    /// A recognizer in a final state resets only once the touch sequence has ended for it: no
+    /// touch it could be offered (its tool types, its region) is still down. Until then it is
+    /// offered nothing, so a one-finger recognizer that failed when a second finger landed
+    /// cannot start over on a third finger landing alone (spec §5.5 step 7, §8 item 11, as
+    /// UIKit). Disabled recognizers reset at once.
+    ///
+    /// Whether the sequence is open is looked at when a slot has just finished and again only
+    /// in steps where some touch stopped keeping sequences open (``sequenceMayHaveEnded``):
+    /// touches landing cannot close one, so a steady frame costs one flag test per finished
+    /// slot, not a walk over the touches down.
     mutating func resetFinishedRecognizers() {
-        for i in slots.indices where slots[i].state.isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) {
+        for i in slots.indices {
+            let isFinal = slots[i].state.isFinal
+            guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
+            if isFinal, slots[i].isEnabled {
+                // Still waiting, and no touch lifted: nothing to look at, nothing to write.
+                if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded && slots[i].timers.isEmpty { continue }
+                if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i) {
+                    // Waiting for the sequence to end: its timers can decide nothing any more.
+                    if !slots[i].awaitsSequenceEnd { slots[i].awaitsSequenceEnd = true }
+                    if !slots[i].timers.isEmpty { slots[i].timers.removeAll(keepingCapacity: true) }
+                    continue
+                }
+            }
+            slots[i].awaitsSequenceEnd = false
             slots[i].state = .possible
             slots[i].logical = .possible
             slots[i].pending = .none
+            slots[i].settling = false
+            slots[i].yields = false
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)
             slots[i].recognizer.handle(.reset, context: &context)
         }
     }
-}
 
+    /// True while some touch still down could be offered to slot `i` (spec §5.2): the touch
+    /// sequence that the slot took part in has not ended for it.
+    func sequenceIsOpen(for i: Int) -> Bool {
+        if active.isEmpty { return false }
+        for touch in active where keepsSequenceOpen(touch, for: i) { return true }
+        return false
+    }
+
+    /// True when `touch`, down, keeps the sequence of slot `i` open: the one predicate
+    /// ``sequenceIsOpen(for:)`` asks. A touch the touch filter delivers flagged as a palm
+    /// should not (it would hold every finished recognizer out until the palm lifts): skip it
+    /// here, and set ``sequenceMayHaveEnded`` in the step its flag turns on, as a lift does.
+    func keepsSequenceOpen(_ touch: Touch, for i: Int) -> Bool {
+        canOffer(touch, to: i)
+    }
+}

@@ -29,6 +29,21 @@ struct Slot: Sendable {
     /// The state as the recognizer requested it (what its context shows).
     var logical = RecognizerState.possible
     var pending = Pending.none
+    /// The pending request also waits for the landing to settle: competitors needing more
+    /// fingers are still possible and the settling window is open.
+    var settling = false
+    /// A continuous gesture that began while the landing was open: it spared competitors
+    /// needing more fingers and is cancelled if it cannot take a finger landing in the window.
+    var yields = false
+    /// The fingers it held when it began, yielding.
+    var yieldFingers = 0
+    /// Finished (final) and known to wait for its touch sequence to end: some touch it could
+    /// be offered was down when last looked at (``GestureEngine/sequenceIsOpen(for:)``).
+    var awaitsSequenceEnd = false
+    /// Order in which pending requests were made: the first to ask is the first to commit.
+    var pendingSerial: UInt64 = 0
+    /// The fewest fingers this recognizer can begin with (kind and policy).
+    let minimumFingers: Int
     /// Touches held now: offered, not ignored, not ended.
     var held: [TouchID] = []
     /// Touches held since the last reset, minus ignored ones (spec §5.1 history).
@@ -42,7 +57,7 @@ struct Slot: Sendable {
     var isEnabled: Bool { configuration.isEnabled }
 
     /// A discrete recognizer whose `recognized` waits on failure requirements is complete.
-    var isClosed: Bool { isDiscrete && pending == .recognized }
+    var isClosed: Bool { isDiscrete && pending == .recognized && !settling }
 
     /// Enabled, with touches since its last reset (spec §5.1 inPlay).
     var isInPlay: Bool { isEnabled && !history.isEmpty }
@@ -52,6 +67,7 @@ struct Slot: Sendable {
         self.recognizer = AnyRecognizer(configuration.kind)
         self.isDiscrete = configuration.kind.isDiscrete
         self.gestureKind = configuration.kind.gestureKind
+        self.minimumFingers = max(configuration.kind.minimumFingers, configuration.policy.minimumFingers)
         self.declarationIndex = declarationIndex
         self.area = area
     }

@@ -4,6 +4,7 @@
 /// | State | Event | Next |
 /// |---|---|---|
 /// | any | active count becomes the required count | pair forms: d0 = span / scale |
+/// | possible | |span − d0·s0| > hysteresis, fingers moving more together than apart | re-based (d0 = span / s0), stays possible |
 /// | possible | |span − d0·s0| > hysteresis (and, with requiresOpposingMotion, as much change made by opposing fingers) | began (d0 shifted by the hysteresis) |
 /// | began/changed | move with the required count | changed |
 /// | began/changed | last touch lifted / cancelled | ended / cancelled |
@@ -16,6 +17,8 @@ struct PinchRecognizer: CustomRecognizer {
     let parameters: PinchParameters
     private var held = TrackedTouches()
     private var isPaired = false
+    /// When the pair last formed.
+    private var pairedAt = Timestamp.zero
     private var d0 = 1.0
     private var s0 = 1.0
     private(set) var scale = 1.0
@@ -48,6 +51,19 @@ struct PinchRecognizer: CustomRecognizer {
         return 2 * mean
     }
 
+    /// Copies the held positions into ``lastPositions`` element by element: assigning the
+    /// array would share its buffer, and the next ``TrackedTouches/update(_:)`` would then copy
+    /// it (a heap allocation on every frame while possible).
+    private mutating func rememberPositions() {
+        lastPositions.removeAll(keepingCapacity: true)
+        lastPositions.append(contentsOf: held.positions)
+    }
+
+    /// How far held touch `index` moved since ``lastPositions`` (mm).
+    private func increment(_ index: Int) -> PhysicalPoint {
+        PhysicalPoint(x: held.positions[index].x - lastPositions[index].x, y: held.positions[index].y - lastPositions[index].y)
+    }
+
     private mutating func formPairIfPossible(now: Timestamp) {
         isPaired = false
         guard held.count == required else { return }
@@ -57,9 +73,11 @@ struct PinchRecognizer: CustomRecognizer {
         d0 = span / s0
         anchor = held.centroid
         opposingChange = 0
-        lastPositions = held.positions
+        rememberPositions()
         lastCentroid = anchor
         lastTime = now
+        pairedAt = now
+        held.restartMotion()
         isPaired = true
     }
 
@@ -72,7 +90,9 @@ struct PinchRecognizer: CustomRecognizer {
         var moved = false
         for touch in touches where held.update(touch) { moved = true }
         guard moved, held.count == required else { return }
-        if !isPaired {
+        // Motion in the frame the pair formed belongs to the landing (a finger that moved as
+        // the other landed was delivered after it): the pair forms again with it.
+        if !isPaired || context.now == pairedAt {
             formPairIfPossible(now: context.now)
             return
         }
@@ -89,25 +109,46 @@ struct PinchRecognizer: CustomRecognizer {
             // fingers: the span changing more than the centroid), count toward a pinch —
             // libinput tells pinch from scroll by the fingers' directions alike.
             if parameters.requiresOpposingMotion && lastPositions.count == held.count {
-                var increments: [PhysicalPoint] = []
-                for (index, last) in lastPositions.enumerated() {
-                    increments.append(PhysicalPoint(x: held.positions[index].x - last.x, y: held.positions[index].y - last.y))
-                }
                 let lastSpan = Self.span(of: lastPositions)
                 let spanChange = abs(d - lastSpan)
-                if increments.allSatisfy({ $0.length > 0 }) {
+                var everyFingerMoved = true
+                for index in lastPositions.indices where !(increment(index).length > 0) {
+                    everyFingerMoved = false
+                    break
+                }
+                if everyFingerMoved {
                     let opposing: Bool
-                    if increments.count == 2 {
-                        opposing = increments[0].x * increments[1].x + increments[0].y * increments[1].y < 0
+                    if lastPositions.count == 2 {
+                        let a = increment(0)
+                        let b = increment(1)
+                        opposing = a.x * b.x + a.y * b.y < 0
                     } else {
                         opposing = spanChange > PhysicalPoint(x: anchor.x - lastCentroid.x, y: anchor.y - lastCentroid.y).length
                     }
                     if opposing { opposingChange += spanChange }
                 }
             }
-            lastPositions = held.positions
+            rememberPositions()
             lastCentroid = anchor
             if abs(d - d0 * s0) > h && (!parameters.requiresOpposingMotion || opposingChange > h) {
+                if parameters.ignoresTranslation && held.isTranslationDominant {
+                    // The span changed while the fingers moved along together (one lagging
+                    // the other): no pinch. Measure the span afresh from here.
+                    d0 = d / s0
+                    held.restartMotion()
+                    return
+                }
+                if parameters.ignoresTranslation
+                    && held.hasJustLandedStillTouch(
+                        now: context.now,
+                        window: context.settlingWindow,
+                        minimum: TrackedTouches.anchorMotion
+                    )
+                {
+                    // A finger still since it landed a moment ago may be about to follow
+                    // the other: wait for it before taking it as an anchor.
+                    return
+                }
                 d0 = d0 * s0 > d ? d0 - h / s0 : d0 + h / s0
                 guard d0 > Self.minimumSpan else { return }
                 scale = d / d0

@@ -17,6 +17,10 @@ public struct RecognizerContext: Sendable {
     public internal(set) var state: RecognizerState
     /// Multiplier for the thresholds marked ×s (spec §0.1).
     public internal(set) var sloppiness: Double
+    /// Seconds from a sequence's first touch during which fingers still land as one landing
+    /// (``EngineConfiguration/settlingWindow``): a finger that landed this recently and has
+    /// not moved yet may be about to follow the others.
+    public internal(set) var settlingWindow = EngineConfiguration.defaultSettlingWindow
     /// Surface size in millimetres (edge pans measure distances to the edges).
     public internal(set) var surfaceWidth: Double
     /// Surface height in millimetres.
@@ -171,6 +175,8 @@ public struct TrackedTouches: Sendable, Hashable {
     public private(set) var positions: [PhysicalPoint] = []
     /// Positions when tracking started (mm), parallel to ``ids``.
     public private(set) var starts: [PhysicalPoint] = []
+    /// When each touch landed (``Touch/startTime``), parallel to ``ids``.
+    public private(set) var landed: [Timestamp] = []
 
     public init() {}
 
@@ -190,6 +196,7 @@ public struct TrackedTouches: Sendable, Hashable {
         ids.append(touch.id)
         positions.append(touch.position)
         starts.append(touch.position)
+        landed.append(touch.startTime)
     }
 
     /// Updates the position of a tracked touch; false when it is not tracked.
@@ -207,6 +214,7 @@ public struct TrackedTouches: Sendable, Hashable {
         ids.remove(at: i)
         positions.remove(at: i)
         starts.remove(at: i)
+        landed.remove(at: i)
         return true
     }
 
@@ -214,6 +222,7 @@ public struct TrackedTouches: Sendable, Hashable {
         ids.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
+        landed.removeAll(keepingCapacity: true)
     }
 
     /// Mean of the current positions; `.zero` when empty.
@@ -230,6 +239,85 @@ public struct TrackedTouches: Sendable, Hashable {
         var sum = 0.0
         for p in positions { sum += p.distance(to: c) }
         return 2 * sum / Double(count)
+    }
+
+    /// Millimetres a finger must move before it counts as moving rather than anchoring a
+    /// pinch or a turn, while it has only just landed: libinput's `min_move` (1.5 mm) for
+    /// deciding between touchpad gestures.
+    public static let anchorMotion = 1.5
+
+    /// Makes every current position the touch's start, so that motion is measured from now.
+    public mutating func restartMotion() {
+        for i in positions.indices { starts[i] = positions[i] }
+    }
+
+    /// True when the touches moved more together than relative to each other since their
+    /// starts: the length of their mean displacement (the common translation) exceeds twice
+    /// the mean distance of each displacement from it (for two fingers: the length of the
+    /// difference of their displacements), or they all moved the same way
+    /// (``movesTheSameWay``). Fingers moving the same way, or one trailing the
+    /// other on the same path, translate; fingers spreading, closing or turning about a point
+    /// between them, or one moving about a still one, do not. libinput's touchpad gestures
+    /// tell a scroll or swipe from a pinch by the fingers' directions alike
+    /// (`tp_gesture_detect_motion_gestures`).
+    public var isTranslationDominant: Bool {
+        guard count > 1 else { return false }
+        var tx = 0.0
+        var ty = 0.0
+        for i in positions.indices {
+            tx += positions[i].x - starts[i].x
+            ty += positions[i].y - starts[i].y
+        }
+        let n = Double(count)
+        tx /= n
+        ty /= n
+        var relative = 0.0
+        for i in positions.indices {
+            let rx = positions[i].x - starts[i].x - tx
+            let ry = positions[i].y - starts[i].y - ty
+            relative += (rx * rx + ry * ry).squareRoot()
+        }
+        relative = 2 * relative / n
+        if (tx * tx + ty * ty).squareRoot() > relative { return true }
+        return movesTheSameWay
+    }
+
+    /// True when every touch moved at least ``anchorMotion`` since its start and every two of
+    /// them within 60° of each other: the same way, as libinput's compass directions of two
+    /// moving touches agree for a scroll or swipe. A finger trailing another on the same path
+    /// moves the same way while the gap between them still changes with the speed.
+    var movesTheSameWay: Bool {
+        let minimum = Self.anchorMotion * Self.anchorMotion
+        for i in positions.indices {
+            let di = positions[i] - starts[i]
+            let li = di.x * di.x + di.y * di.y
+            if li < minimum { return false }
+            for j in positions.indices where j > i {
+                let dj = positions[j] - starts[j]
+                let lj = dj.x * dj.x + dj.y * dj.y
+                if lj < minimum { return false }
+                let dot = di.x * dj.x + di.y * dj.y
+                // cos(angle) > 0.5 ⇔ angle < 60°.
+                if dot <= 0 || dot * dot <= 0.25 * li * lj { return false }
+            }
+        }
+        return true
+    }
+
+    /// True when some touch has moved less than `minimum` mm since its start (and less than
+    /// half as far as the touch that moved farthest) and landed less than `window` seconds
+    /// before `now`: still only because it has just landed, perhaps about to follow the
+    /// others, so not yet known to anchor a pinch or a turn.
+    public func hasJustLandedStillTouch(now: Timestamp, window: Double, minimum: Double) -> Bool {
+        var farthest = 0.0
+        for i in positions.indices { farthest = max(farthest, positions[i].distance(to: starts[i])) }
+        for i in positions.indices where now - landed[i] < window {
+            // Still beside the others: under `minimum` and under half the farthest motion
+            // (fingers spreading slowly together are all moving).
+            let moved = positions[i].distance(to: starts[i])
+            if moved < minimum && moved < farthest / 2 { return true }
+        }
+        return false
     }
 
     static func mean(_ points: [PhysicalPoint]) -> PhysicalPoint {

@@ -38,10 +38,11 @@ public struct PanParameters: Hashable, Sendable {
     public var allowsVertical = true
     public var velocityStaleInterval = 0.1
     /// While fewer than `minimumNumberOfTouches` are held, the translation does not grow (the
-    /// reference follows the centroid). Off by the spec (§4.3 keeps it); ``GesturePipeline``
-    /// turns it on for touchpads, where one finger moves the pointer before a second joins it
-    /// to scroll, and that pointer motion is no part of the scroll (docs/evaluation.md).
-    public var tracksOnlyWithMinimumTouches = false
+    /// reference follows the centroid). The spec (§4.3) keeps it; on by default since issue 12:
+    /// the motion of one finger before the second lands is no part of a two-finger pan (on a
+    /// touchpad it moved the pointer; on a touchscreen it may begin a pinch whose second
+    /// finger came late), DESIGN.md "Arbitration on real landings".
+    public var tracksOnlyWithMinimumTouches = true
     public init() {}
 }
 
@@ -90,6 +91,12 @@ public struct PinchParameters: Hashable, Sendable {
     /// for touchpads, where two fingers moving together or beside a resting one scroll
     /// (docs/evaluation.md).
     public var requiresOpposingMotion = false
+    /// Do not begin while the fingers have moved more together than relative to each other
+    /// since the pair formed (``TrackedTouches/isTranslationDominant``): two fingers swiping
+    /// with one lagging change their distance without pinching. On by default, on every
+    /// device (DESIGN.md, "Arbitration on real landings"; spec §4.6 leaves a dominance check
+    /// off).
+    public var ignoresTranslation = true
     public init() {}
 }
 
@@ -98,6 +105,11 @@ public struct RotationParameters: Hashable, Sendable {
     /// Base angle hysteresis, radians (5°); the stretch term adds up to the same again.
     public var angleHysteresis = 5.0 * Double.pi / 180
     public var numberOfTouchesRequired = 2
+    /// Do not begin while the fingers have moved more together than relative to each other
+    /// since the pair formed: two fingers swiping up with the second landing 12 ms late tilt
+    /// the pair by 17° without turning it. On by default (spec §4.7 leaves a dominance check
+    /// off; see ``PinchParameters/ignoresTranslation``).
+    public var ignoresTranslation = true
     public init() {}
 }
 

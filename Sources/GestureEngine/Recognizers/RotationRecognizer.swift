@@ -4,6 +4,7 @@
 /// | State | Event | Next |
 /// |---|---|---|
 /// | any | active count becomes the required count | pair forms (a0 re-based so rotation continues) |
+/// | possible | |a − a0| > 5° + 5°·√min(|Δd|/d, 1), fingers moving more together than apart | re-based (a0 = a), stays possible |
 /// | possible | |a − a0| > 5° + 5°·√min(|Δd|/d, 1) | began (a0 shifted by the threshold) |
 /// | began/changed | move with the pair | changed |
 /// | began/changed | last touch lifted / cancelled | ended / cancelled |
@@ -12,6 +13,8 @@ struct RotationRecognizer: CustomRecognizer {
     let parameters: RotationParameters
     private var held = TrackedTouches()
     private var isPaired = false
+    /// When the pair last formed.
+    private var pairedAt = Timestamp.zero
     private var hasReference = false
     private var pairDistance = 0.0
     private var a0 = 0.0
@@ -55,6 +58,8 @@ struct RotationRecognizer: CustomRecognizer {
         unwrapped = a
         lastRaw = a
         lastTime = now
+        pairedAt = now
+        held.restartMotion()
         isPaired = true
     }
 
@@ -75,7 +80,9 @@ struct RotationRecognizer: CustomRecognizer {
         var moved = false
         for touch in touches where held.update(touch) { moved = true }
         guard moved, held.count == required else { return }
-        if !isPaired {
+        // Motion in the frame the pair formed belongs to the landing (a finger that moved as
+        // the other landed was delivered after it): the pair forms again with it.
+        if !isPaired || context.now == pairedAt {
             formPairIfPossible(now: context.now)
             return
         }
@@ -88,6 +95,25 @@ struct RotationRecognizer: CustomRecognizer {
             let theta = threshold
             let delta = unwrapped - a0
             if abs(delta) > theta {
+                if parameters.ignoresTranslation && held.isTranslationDominant {
+                    // The pair tilted while moving along: a lagging finger, not a turn.
+                    // Measure the turn afresh from here.
+                    a0 = unwrapped
+                    pairDistance = held.positions[0].distance(to: held.positions[1])
+                    held.restartMotion()
+                    return
+                }
+                if parameters.ignoresTranslation
+                    && held.hasJustLandedStillTouch(
+                        now: context.now,
+                        window: context.settlingWindow,
+                        minimum: TrackedTouches.anchorMotion
+                    )
+                {
+                    // A finger still since it landed a moment ago may be about to follow
+                    // the other: wait for it before taking it as an anchor.
+                    return
+                }
                 a0 += delta > 0 ? theta : -theta
                 rotation = unwrapped - a0
                 lastTime = context.now

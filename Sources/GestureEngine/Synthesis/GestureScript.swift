@@ -106,10 +106,21 @@ public struct GestureScript: Hashable, Sendable {
     /// in the order of ``strokes`` (each joining its path where the path is at that moment),
     /// and lifting `lifting` seconds apart in the same order: how real hands put several
     /// fingers down (0–40 ms apart, issue 12).
-    public func staggered(landing: Double, lifting: Double) -> GestureScript {
+    ///
+    /// With `lagging`, finger k instead follows its whole path `k × landing` seconds behind
+    /// the first (it lands, moves and stops that much later: a finger lagging in motion), then
+    /// rests where it stopped for a further `k × lifting` seconds before lifting.
+    public func staggered(landing: Double, lifting: Double = 0, lagging: Bool = false) -> GestureScript {
         GestureScript(
             strokes: strokes.enumerated().map { index, stroke in
-                stroke.landing(after: Double(index) * landing, lifting: Double(index) * lifting)
+                let k = Double(index)
+                guard lagging else { return stroke.landing(after: k * landing, lifting: k * lifting) }
+                var lagged = stroke.shifted(by: k * landing)
+                if lifting > 0 {
+                    let last = lagged.keyframes[lagged.keyframes.count - 1]
+                    lagged.keyframes.append(Keyframe(time: last.time + k * lifting, position: last.position))
+                }
+                return lagged
             }
         )
     }
