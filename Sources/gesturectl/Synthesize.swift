@@ -14,6 +14,11 @@ import GesturedSystem
 ///     pinch scale=2 span=40 fingers=2    rotation angle=90 span=40 duration=0.6
 ///     edge-swipe from=left distance=30   wait seconds=1
 ///
+/// Every gesture also takes `stagger=S` (its fingers land S seconds apart, one after another),
+/// `lift-stagger=S` (they lift S seconds apart), `pressure=F` (the pressure each finger holds,
+/// a fraction 0…1 of the device's range; default 0.5), `pressure-from=F` and `pressure-rise=S`
+/// (the pressure at touch-down, rising to `pressure` over S seconds).
+///
 /// x/y are fractions of the surface (0…1); distances and spans mm; times seconds; angles
 /// degrees (clockwise positive). Gestures follow each other with a 0.6 s gap unless `wait`
 /// says otherwise. The special script `demo` is the bundled demo recording.
@@ -112,7 +117,17 @@ enum Synthesize {
                 throw ScriptError(
                     description: "\(location): unknown gesture '\(verb)' (expected tap, double-tap, long-press, swipe, drag, pinch, rotation, edge-swipe or wait)")
             }
-            script = first ? gesture : script.followed(by: gesture, after: gap)
+            var shaped = gesture
+            if values["stagger"] != nil || values["lift-stagger"] != nil {
+                shaped = shaped.staggered(landing: number("stagger", 0), lifting: number("lift-stagger", 0))
+            }
+            if let level = values["pressure"] {
+                guard (0...1).contains(level), (0...1).contains(number("pressure-from", level)) else {
+                    throw ScriptError(description: "\(location): pressure and pressure-from are fractions of the pressure range, 0…1")
+                }
+                shaped = shaped.pressing(PressureProfile(level: level, landing: values["pressure-from"], rise: number("pressure-rise", 0)))
+            }
+            script = first ? shaped : script.followed(by: shaped, after: gap)
             first = false
             gap = 0.6
         }

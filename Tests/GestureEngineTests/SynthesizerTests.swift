@@ -145,6 +145,45 @@ struct SynthesizerTests {
         #expect(frames.last?.fingerCount == 0)
     }
 
+    @Test("staggered fingers land and lift one after another, each joining its path where it is then")
+    func staggeredLandingAndLifting() throws {
+        let device = TestDevices.touchscreen
+        let synthesizer = GestureSynthesizer(device: device)
+        let swipe = synthesizer.swipe(fingers: 3, direction: .up, distance: 30, duration: 0.3)
+        let script = swipe.staggered(landing: 0.02, lifting: 0.01)
+        #expect(script.strokes.map(\.down) == [0, 0.02, 0.04])
+        #expect(zip(script.strokes, swipe.strokes).map { (($0.up - $1.up) * 1000).rounded() } == [0, 10, 20])
+        // The late finger lands where the unstaggered finger is at that moment, and ends
+        // where it ends.
+        #expect(Self.close(script.strokes[2].keyframes[0].position, swipe.strokes[2].position(at: 0.04), within: 1e-9))
+        #expect(script.strokes[2].keyframes.last?.position == swipe.strokes[2].keyframes.last?.position)
+        let (_, frames) = try Self.roundTrip(script, device: device)
+        // Frames at 0, 20 (second finger), 30 (the first two move), 40 ms (third finger): the
+        // frame at 10 ms, where nothing changed, is not sent.
+        #expect(frames.prefix(4).map { $0.touches.count { $0.phase == .began } } == [1, 1, 0, 1])
+        #expect(frames.prefix(4).map { $0.timestamp.microseconds } == [1_000_000, 1_020_000, 1_030_000, 1_040_000])
+        // A landing later than the stroke lasts is held to 10 ms before its lift.
+        let tap = synthesizer.tap(fingers: 2, duration: 0.03).staggered(landing: 0.05, lifting: 0)
+        #expect((tap.strokes[1].down - 0.02).magnitude < 1e-9)
+    }
+
+    @Test("a pressure profile rises from its landing pressure to its level, in the axis's units")
+    func pressureProfile() throws {
+        let device = TestDevices.touchscreen  // ABS_MT_PRESSURE 0…255
+        let synthesizer = GestureSynthesizer(device: device)
+        let profile = PressureProfile(level: 0.4, landing: 0.05, rise: 0.03)
+        #expect(profile.fraction(after: 0) == 0.05)
+        #expect((profile.fraction(after: 0.015) - 0.225).magnitude < 1e-9)
+        #expect(profile.fraction(after: 0.5) == 0.4)
+        let (events, _) = try Self.roundTrip(synthesizer.longPress(duration: 0.1).pressing(profile), device: device)
+        let pressures = events.filter { $0.usage == .absMTPressure }.map(\.value)
+        // 0.05 × 255, then every 10 ms towards 0.4 × 255 = 102, then held (sent once).
+        #expect(pressures == [12, 42, 72, 102])
+        // The default is the middle of the range, sent once at touch-down.
+        let (plain, _) = try Self.roundTrip(synthesizer.longPress(duration: 0.1), device: device)
+        #expect(plain.filter { $0.usage == .absMTPressure }.map(\.value) == [127])
+    }
+
     @Test("jitter is reproducible from its seed and differs between seeds")
     func jitter() {
         let device = GestureSynthesizer.demoTouchscreen

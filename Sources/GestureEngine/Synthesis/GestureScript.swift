@@ -23,11 +23,14 @@ public struct GestureScript: Hashable, Sendable {
         public var keyframes: [Keyframe]
         /// The tool the device reports (`ABS_MT_TOOL_TYPE`, when the device has that axis).
         public var toolType: ToolType
+        /// How hard the finger presses (`ABS_MT_PRESSURE`, `ABS_PRESSURE`, when the device has them).
+        public var pressure: PressureProfile
 
-        public init(keyframes: [Keyframe], toolType: ToolType = .finger) {
+        public init(keyframes: [Keyframe], toolType: ToolType = .finger, pressure: PressureProfile = .medium) {
             precondition(!keyframes.isEmpty, "a stroke needs at least one keyframe")
             self.keyframes = keyframes.sorted { $0.time < $1.time }
             self.toolType = toolType
+            self.pressure = pressure
         }
 
         /// Touch-down time, seconds.
@@ -56,8 +59,22 @@ public struct GestureScript: Hashable, Sendable {
         public func shifted(by seconds: Double) -> Stroke {
             Stroke(
                 keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
-                toolType: toolType
+                toolType: toolType,
+                pressure: pressure
             )
+        }
+
+        /// The same path, the finger landing `delay` seconds later where the path is then
+        /// (at most until 10 ms before the lift) and lifting `lingering` seconds later where
+        /// the path ends.
+        public func landing(after delay: Double, lifting lingering: Double) -> Stroke {
+            let landing = down + Swift.max(0, Swift.min(delay, up - down - 0.01))
+            var frames = [Keyframe(time: landing, position: position(at: landing))]
+            frames += keyframes.filter { $0.time > landing }
+            if lingering > 0 {
+                frames.append(Keyframe(time: up + lingering, position: keyframes[keyframes.count - 1].position))
+            }
+            return Stroke(keyframes: frames, toolType: toolType, pressure: pressure)
         }
     }
 
@@ -77,6 +94,23 @@ public struct GestureScript: Hashable, Sendable {
         return GestureScript(strokes: strokes + next.strokes.map { $0.shifted(by: offset) })
     }
 
+    /// The same gesture with its fingers landing one after another, `landing` seconds apart
+    /// in the order of ``strokes`` (each joining its path where the path is at that moment),
+    /// and lifting `lifting` seconds apart in the same order: how real hands put several
+    /// fingers down (0–40 ms apart, issue 12).
+    public func staggered(landing: Double, lifting: Double) -> GestureScript {
+        GestureScript(
+            strokes: strokes.enumerated().map { index, stroke in
+                stroke.landing(after: Double(index) * landing, lifting: Double(index) * lifting)
+            }
+        )
+    }
+
+    /// Every finger pressing with `profile`.
+    public func pressing(_ profile: PressureProfile) -> GestureScript {
+        GestureScript(strokes: strokes.map { GestureScript.Stroke(keyframes: $0.keyframes, toolType: $0.toolType, pressure: profile) })
+    }
+
     /// Both scripts at once (e.g. a resting thumb during a swipe).
     public func combined(with other: GestureScript) -> GestureScript {
         GestureScript(strokes: strokes + other.strokes)
@@ -87,6 +121,34 @@ public struct GestureScript: Hashable, Sendable {
         guard var result = scripts.first else { return GestureScript() }
         for script in scripts.dropFirst() { result = result.followed(by: script, after: gap) }
         return result
+    }
+}
+
+/// How hard a finger presses over its stroke, as fractions (0…1) of the device's pressure axis
+/// range: `landing` at touch-down, rising (or falling) linearly to `level` over `rise` seconds,
+/// then held. Real fingers land light and press harder over the first tens of milliseconds;
+/// libinput counts a touch only once its pressure passes a threshold.
+public struct PressureProfile: Hashable, Sendable {
+    /// The pressure held after the rise.
+    public var level: Double
+    /// The pressure at touch-down.
+    public var landing: Double
+    /// Seconds from touch-down to `level` (0: `level` from the start).
+    public var rise: Double
+
+    public init(level: Double, landing: Double? = nil, rise: Double = 0) {
+        self.level = level
+        self.landing = landing ?? level
+        self.rise = rise
+    }
+
+    /// Half the range, from touch-down to lift (what the synthesizer always sent before).
+    public static let medium = PressureProfile(level: 0.5)
+
+    /// The fraction of the range `seconds` after touch-down.
+    public func fraction(after seconds: Double) -> Double {
+        guard rise > 0, seconds < rise else { return level }
+        return landing + (level - landing) * Swift.max(0, seconds) / rise
     }
 }
 

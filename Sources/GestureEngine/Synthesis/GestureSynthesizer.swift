@@ -5,7 +5,8 @@
 /// Output follows multitouch protocol B as the kernel's `input_mt` helpers emit it: one frame
 /// every ``frameInterval`` seconds while a finger is down, `ABS_MT_SLOT` only when the slot
 /// changes, `ABS_MT_TRACKING_ID` on touch-down (a fresh id) and `−1` on lift, positions only
-/// when they changed, `ABS_MT_PRESSURE`/`ABS_MT_TOOL_TYPE` when the device has them,
+/// when they changed, `ABS_MT_PRESSURE` (each finger's ``PressureProfile``, when it changed) and
+/// `ABS_MT_TOOL_TYPE` when the device has them,
 /// `BTN_TOUCH` and the `BTN_TOOL_*` finger count (which keeps counting fingers beyond the slot
 /// count, as touchpads do), the `ABS_X`/`ABS_Y` single-touch emulation, and a `SYN_REPORT`.
 /// Frames in which nothing changed are not sent (the kernel drops them too). A device without
@@ -86,11 +87,14 @@ public struct GestureSynthesizer: Sendable {
         var touchKey = false
         var toolKey: EventUsage?
         var emulated: DevicePoint?
+        var emulatedPressure: Int32?
+        var sentPressure = [Int32](repeating: 0, count: strokes.count)
         var slotTool = [Int32](repeating: 0, count: slotCount)
         var events: [RawEvent] = []
 
         for frame in firstFrame...lastFrame {
-            let time = start.adding(seconds: Double(frame) * frameInterval)
+            let frameTime = Double(frame) * frameInterval
+            let time = start.adding(seconds: frameTime)
             var frameEvents: [RawEvent] = []
             func emit(_ usage: EventUsage, _ value: Int32) {
                 frameEvents.append(RawEvent(time: time, usage: usage, value: value))
@@ -161,9 +165,13 @@ public struct GestureSynthesizer: Sendable {
                     if previous?.x != point.x { emit(.absMTPositionX, point.x) }
                     if previous?.y != point.y { emit(.absMTPositionY, point.y) }
                 }
-                if previous == nil, let pressure = device.axis(.absMTPressure) {
-                    select(slot)
-                    emit(.absMTPressure, pressure.minimum + (pressure.maximum - pressure.minimum) / 2)
+                if let axis = device.axis(.absMTPressure) {
+                    let value = Self.units(axis, strokes[index].pressure.fraction(after: frameTime - strokes[index].down))
+                    if previous == nil || value != sentPressure[index] {
+                        select(slot)
+                        emit(.absMTPressure, value)
+                        sentPressure[index] = value
+                    }
                 }
                 if previous == nil, let major = device.axis(.absMTTouchMajor) {
                     select(slot)
@@ -191,13 +199,18 @@ public struct GestureSynthesizer: Sendable {
                 let point = sent[first] ?? devicePoint(strokes[first].position(at: Double(frame) * frameInterval))
                 if emulated?.x != point.x { emit(.absX, point.x) }
                 if emulated?.y != point.y { emit(.absY, point.y) }
-                if emulated == nil, let pressure = device.axis(.absPressure) {
-                    emit(.absPressure, pressure.minimum + (pressure.maximum - pressure.minimum) / 2)
+                if let axis = device.axis(.absPressure) {
+                    let value = Self.units(axis, strokes[first].pressure.fraction(after: frameTime - strokes[first].down))
+                    if value != emulatedPressure {
+                        emit(.absPressure, value)
+                        emulatedPressure = value
+                    }
                 }
                 emulated = point
             } else if emulated != nil {
                 if device.axis(.absPressure) != nil { emit(.absPressure, 0) }
                 emulated = nil
+                emulatedPressure = nil
             }
             if !frameEvents.isEmpty {
                 events += frameEvents
@@ -220,6 +233,13 @@ public struct GestureSynthesizer: Sendable {
         case 4: .btnToolQuadTap
         default: .btnToolQuintTap
         }
+    }
+
+    /// A fraction (0…1) of an axis's range in its units (rounded down, so 0.5 is the
+    /// integer middle), clamped to the range.
+    private static func units(_ axis: AxisInfo, _ fraction: Double) -> Int32 {
+        let value = (Double(axis.maximum - axis.minimum) * Swift.min(Swift.max(fraction, 0), 1)).rounded(.down)
+        return axis.minimum + Int32(value)
     }
 
     /// About 8 mm, the width of a fingertip, in the touch-major axis's units.

@@ -1,0 +1,214 @@
+# Compares libinput and gestured on one played recording, touch burst by touch
+# burst, in one outcome vocabulary. Used by guest.sh:
+#   awk -v device=SLUG -f compare.awk SCRIPT KERNEL LIBINPUT SHIPPED EVALUATION
+# SCRIPT      the gesturectl synthesize lines (gestures.awk), one gesture each
+# KERNEL      gesturectl record of the device while it was played: kernel
+#             times; each BTN_TOUCH press starts a burst (the played
+#             recording's own times drift: evemu-play sleeps between frames and
+#             every late wake-up delays the rest)
+# LIBINPUT    libinput debug-events --enable-tap (times relative to its first
+#             timed event, which is the first kernel event)
+# SHIPPED     gestured --dry-run --json with config/gestured.conf
+# EVALUATION  gestured --dry-run --json with config/evaluation.conf
+#
+# The outcome vocabulary (docs/testing.md, "libinput side by side"):
+#   libinput                                   gestured                       label
+#   POINTER_BUTTON pressed BTN_LEFT/RIGHT/     tap recognized, N fingers      tap N
+#     MIDDLE (tapping, lrm map: 1/2/3 fingers)
+#   POINTER_SCROLL_FINGER / POINTER_AXIS       pan ended (scroll), direction  scroll <dir>
+#     (finger), direction of the summed          of its dx_mm/dy_mm
+#     deltas
+#   GESTURE_SWIPE_END (not cancelled),         swipe recognized, fingers,     swipe N <dir>
+#     N fingers, direction of summed deltas      direction
+#   GESTURE_PINCH_END (not cancelled), last    pinch ended, scale < 1 or > 1  pinch in|out
+#     scale < 1 or > 1
+#   GESTURE_HOLD_END (not cancelled), N        long_press ended, fingers at   hold N
+#     fingers                                    its beginning
+#   nothing of the above                       nothing of the above           none
+# A burst with several: swipe, pinch or scroll over a tap, a tap over a hold
+# (libinput begins pinches and taps as holds).
+#
+# Only outcomes the configuration can produce on a touchpad are compared: a
+# scripted gesture whose label the configuration cannot give is "not
+# comparable" (counted, not judged), and each reader's labels outside the
+# vocabulary are dropped before the burst's label is chosen.
+#   shipped     tap 2, tap 3, swipe 3, swipe 4, pinch, hold 3
+#   evaluation  the same, and tap 1, scroll
+#
+# Prints, SLUG first after the subject:
+#   expected <slug> <k> <label>               what the script line is
+#   libinput <slug> <k> <label>               libinput's label, all of its vocabulary
+#   gestured <slug> <config> <k> <label>
+#   scripted <slug> <config> <reader> <matching> <comparable>   each reader against the script
+#   agreement <slug> <config> <agreeing> <comparable>
+#   disagreement <slug> <config> <k> | <script line> | libinput: <label> | gestured: <label>
+#   notcomparable <slug> <config> <count> <labels...>
+#   bursts <slug> <n> for <m> script lines    only when the two differ
+
+BEGIN {
+	vocabulary["shipped"] = "tap 2,tap 3,swipe 3,swipe 4,pinch,hold 3"
+	vocabulary["evaluation"] = "tap 1,tap 2,tap 3,scroll,swipe 3,swipe 4,pinch,hold 3"
+	configs = "shipped evaluation"
+}
+
+FNR == 1 { file++ }
+
+file == 1 {
+	expected[FNR] = expectation($0)
+	scriptLine[FNR] = $0
+	lines = FNR
+	next
+}
+
+file == 2 && $1 == "E:" {
+	if (!haveStart) { kernelStart = $2 + 0; haveStart = 1 }
+	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 1) burstStart[++bursts] = $2 + 0
+	next
+}
+
+file == 3 {
+	found = 0
+	for (i = 1; i <= NF; i++) if ($i ~ /^[+-][0-9.]+s$/) { t = substr($i, 1, length($i) - 1) + 0; f = i + 1; found = 1; break }
+	if (!found) next
+	# libinput subtracts its start from 32-bit milliseconds: an event stamped
+	# just before the moment it took as its start comes out near 2^32 ms
+	if (t > 2147483.648) t -= 4294967.296
+	r = kernelStart + t
+	if ($2 ~ /_BEGIN$/) { liBurst = burstOf(r); liFingers = $f; dx = 0; dy = 0; scale = 1 }
+	if ($2 == "GESTURE_SWIPE_UPDATE" || $2 == "GESTURE_PINCH_UPDATE") {
+		s = $0; sub(/.*\(/, "", s); sub(/unaccelerated.*/, "", s); gsub(/ /, "", s)
+		split(s, d, "/"); dx += d[1]; dy += d[2]
+	}
+	if ($2 == "GESTURE_PINCH_UPDATE") { s = $0; sub(/.*unaccelerated\) */, "", s); split(s, p, " "); scale = p[1] + 0 }
+	if ($2 == "POINTER_SCROLL_FINGER" || ($2 == "POINTER_AXIS" && $0 ~ /\(finger\)/)) {
+		k = burstOf(r)
+		s = $0; sub(/.*vert */, "", s); split(s, v, "/"); scrollY[k] += v[1]
+		s = $0; sub(/.*horiz */, "", s); split(s, h, "/"); scrollX[k] += h[1]
+		scrolled[k] = 1
+	}
+	if ($0 ~ /cancelled/) next
+	if ($2 == "GESTURE_SWIPE_END") candidate("li", liBurst, 3, "swipe " liFingers " " direction(dx, dy))
+	if ($2 == "GESTURE_PINCH_END") candidate("li", liBurst, 3, "pinch " (scale < 1 ? "in" : "out"))
+	if ($2 == "GESTURE_HOLD_END") candidate("li", liBurst, 1, "hold " liFingers)
+	if ($2 == "POINTER_BUTTON" && $(f + 2) ~ /^pressed/) {
+		taps = $f == "BTN_RIGHT" ? 2 : $f == "BTN_MIDDLE" ? 3 : $f == "BTN_LEFT" ? 1 : 0
+		candidate("li", burstOf(r), 2, "tap " taps)
+	}
+	next
+}
+
+(file == 4 || file == 5) && /"type":"gesture"/ {
+	reader = file == 4 ? "shipped" : "evaluation"
+	r = jnum("time_us") / 1000000
+	id = jstr("gesture_id"); name = jstr("name"); state = jstr("state"); kind = jstr("kind")
+	if (state == "began") { gdBurst[reader, id] = burstOf(r); gdFingers[reader, id] = jnum("fingers") }
+	if (state == "recognized") {
+		if (kind == "swipe") candidate(reader, burstOf(r), 3, "swipe " jnum("fingers") " " jstr("direction"))
+		else if (kind == "tap") candidate(reader, burstOf(r), 2, "tap " jnum("fingers"))
+		else candidate(reader, burstOf(r), 1, name)
+	}
+	if (state == "ended" && ((reader, id) in gdBurst)) {
+		k = gdBurst[reader, id]
+		if (kind == "pinch") candidate(reader, k, 3, "pinch " (jnum("scale") < 1 ? "in" : "out"))
+		else if (kind == "pan") candidate(reader, k, 3, "scroll " direction(jnum("dx_mm"), jnum("dy_mm")))
+		else if (kind == "long_press") candidate(reader, k, 1, "hold " gdFingers[reader, id])
+		else candidate(reader, k, 1, name)
+	}
+}
+
+END {
+	for (k in scrolled) candidate("li", k, 3, "scroll " direction(scrollX[k], scrollY[k]))
+	if (bursts != lines) print "bursts", device, bursts, "for", lines, "script lines"
+	for (k = 1; k <= lines; k++) {
+		print "expected", device, k, expected[k]
+		print "libinput", device, k, best("li", k, "")
+	}
+	n = split(configs, names, " ")
+	for (c = 1; c <= n; c++) {
+		config = names[c]
+		agree = 0; comparable = 0; liRight = 0; gdRight = 0; skipped = 0; skippedLabels = ""; disagreements = ""
+		for (k = 1; k <= lines; k++) {
+			gd = best(config, k, vocabulary[config])
+			print "gestured", device, config, k, gd
+			if (!inVocabulary(expected[k], vocabulary[config])) {
+				skipped++
+				if (index(skippedLabels, "," expected[k] ",") == 0) skippedLabels = skippedLabels "," expected[k] ","
+				continue
+			}
+			comparable++
+			li = best("li", k, vocabulary[config])
+			if (li == expected[k]) liRight++
+			if (gd == expected[k]) gdRight++
+			if (li == gd) agree++
+			else disagreements = disagreements "disagreement " device " " config " " k " | " scriptLine[k] " | libinput: " li " | gestured: " gd "\n"
+		}
+		printf "%s", disagreements
+		print "scripted", device, config, "libinput", liRight, comparable
+		print "scripted", device, config, "gestured", gdRight, comparable
+		print "agreement", device, config, agree, comparable
+		gsub(/,,/, ";", skippedLabels); gsub(/,/, "", skippedLabels)
+		print "notcomparable", device, config, skipped, skippedLabels
+	}
+}
+
+function expectation(line,    w, n, i, kv, v) {
+	n = split(line, w, " ")
+	for (i = 2; i <= n; i++) { split(w[i], kv, "="); v[kv[1]] = kv[2] }
+	if (w[1] == "swipe") return "swipe " v["fingers"] " " v["direction"]
+	if (w[1] == "pinch") return "pinch " (v["scale"] + 0 < 1 ? "in" : "out")
+	if (w[1] == "tap") return "tap " v["fingers"]
+	if (w[1] == "long-press") return "hold " v["fingers"]
+	if (w[1] == "drag" && v["fingers"] == 2) return "scroll " direction(v["to-x"] - v["x"], v["to-y"] - v["y"])
+	return w[1]
+}
+
+# whether LABEL is one the vocabulary (comma-separated label prefixes) has
+function inVocabulary(label, vocabulary,    n, i, entries) {
+	if (vocabulary == "") return 1
+	n = split(vocabulary, entries, ",")
+	for (i = 1; i <= n; i++)
+		if (label == entries[i] || index(label, entries[i] " ") == 1) return 1
+	return 0
+}
+
+# the burst a kernel time (s) falls in: from 50 ms before its first
+# touch to 50 ms before the next burst's
+function burstOf(r,    k) {
+	for (k = bursts; k > 1; k--) if (r >= burstStart[k] - 0.05) return k
+	return 1
+}
+
+function candidate(reader, k, priority, text) {
+	candidates[reader, k] = candidates[reader, k] priority ":" text ";"
+}
+
+# the reader's label for burst K among VOCABULARY's (all when empty): the
+# highest priority, the later of equals
+function best(reader, k, vocabulary,    n, i, list, label, priority, top, chosen) {
+	chosen = "none"; top = 0
+	n = split(candidates[reader, k], list, ";")
+	for (i = 1; i <= n; i++) {
+		if (list[i] == "") continue
+		priority = substr(list[i], 1, 1) + 0; label = substr(list[i], 3)
+		if (!inVocabulary(label, vocabulary)) continue
+		if (priority >= top) { top = priority; chosen = label }
+	}
+	return chosen
+}
+
+function direction(x, y) {
+	if (x * x >= y * y) return x < 0 ? "left" : "right"
+	return y < 0 ? "up" : "down"
+}
+
+function jstr(key,    s) {
+	if (!match($0, "\"" key "\":\"[^\"]*\"")) return ""
+	s = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":"/, "", s); sub(/"$/, "", s)
+	return s
+}
+
+function jnum(key,    s) {
+	if (!match($0, "\"" key "\":-?[0-9.eE+-]+")) return 0
+	s = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":/, "", s)
+	return s + 0
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Guest script (scripts/vm/run.sh): libinput and gestured side by side on
+# uinput touchpads made from real device descriptions. For each description,
+# COUNT seeded random gestures (gestures.awk: 1-3-finger taps, two-finger
+# scrolls, 3/4-finger swipes in four directions, pinches in and out,
+# three-finger holds; random speeds, landing and lifting stagger 0-40 ms,
+# pressure profiles) are synthesized by `gesturectl synthesize` for that
+# device, played onto it with evemu-play in real time, and read at once by
+#   libinput debug-events --enable-tap
+#   gestured --dry-run NODE --json --config config/gestured.conf     (shipped)
+#   gestured --dry-run NODE --json --config config/evaluation.conf   (evaluation)
+#   gesturectl record NODE                                           (kernel times)
+# then compared burst by burst (compare.awk, which documents the outcome
+# vocabulary and prints the facts).
+#
+# Usage: guest.sh COUNT SEED DESC...
+# The gestures of the k-th description (from 1) use seed SEED + k - 1, so a
+# description's list is the same whichever others run with it.
+# Before each description's facts: `device <slug> <k> <path>`.
+set -u
+. "$GESTURED_REPO/scripts/vm/guest-lib.sh"
+count=${1:?usage: guest.sh COUNT SEED DESC...}
+seed=${2:?usage: guest.sh COUNT SEED DESC...}
+shift 2
+here=$GESTURED_REPO/scripts/vm/libinput-compare
+gesturectl=$(vm_tool gesturectl)
+gestured=$(vm_tool gestured)
+
+vm_start_udevd || exit 1
+index=0
+for desc in "$@"; do
+	index=$((index + 1))
+	slug=$(basename "$desc" | sed 's/\.[a-z]*$//' | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+	echo "device $slug $index $desc"
+	work=$VM_SCRATCH/$slug
+	mkdir -p "$work"
+	awk -v count="$count" -v seed=$((seed + index - 1)) -f "$here/gestures.awk" > "$work/gestures"
+	awk -v slug="$slug" '{ print "script", slug, NR, $0 }' "$work/gestures"
+	"$gesturectl" synthesize "$work/gestures" --device "$desc" > "$work/played.evemu" || exit 1
+
+	vm_create_device "$desc" || exit 1
+	node=$VM_NODE
+	stdbuf -oL libinput debug-events --enable-tap --device "$node" > "$work/libinput.txt" 2>&1 &
+	VM_LIBINPUT_PID=$!
+	"$gestured" --dry-run "$node" --json --config "$GESTURED_REPO/config/gestured.conf" \
+		> "$work/shipped.json" 2> "$work/shipped.log" &
+	shipped_pid=$!
+	"$gestured" --dry-run "$node" --json --config "$GESTURED_REPO/config/evaluation.conf" \
+		> "$work/evaluation.json" 2> "$work/evaluation.log" &
+	evaluation_pid=$!
+	"$gesturectl" record "$node" > "$work/kernel.evemu" 2> /dev/null &
+	record_pid=$!
+	vm_wait_until 30 "libinput to open $node" vm_has_open "$VM_LIBINPUT_PID" "$node" &&
+		vm_wait_until 30 "gestured (shipped) to announce $node" vm_file_has "$work/shipped.json" '"type":"device_added"' &&
+		vm_wait_until 30 "gestured (evaluation) to announce $node" vm_file_has "$work/evaluation.json" '"type":"device_added"' &&
+		vm_wait_until 30 "gesturectl record to open $node" vm_has_open "$record_pid" "$node" ||
+		{ cat "$work/libinput.txt" "$work/shipped.log" "$work/evaluation.log" >&2; exit 1; }
+
+	vm_play "$node" "$work/played.evemu" || exit 1
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 15 "$shipped_pid" > /dev/null
+	vm_wait_exit 15 "$evaluation_pid" > /dev/null
+	vm_wait_exit 15 "$record_pid" > /dev/null
+	vm_libinput_stop "$work/libinput.txt" || exit 1
+
+	awk -v device="$slug" -f "$here/compare.awk" "$work/gestures" "$work/kernel.evemu" \
+		"$work/libinput.txt" "$work/shipped.json" "$work/evaluation.json"
+	mkdir -p "$GESTURED_VM_OUT/$slug"
+	cp "$work"/* "$GESTURED_VM_OUT/$slug/"
+done
