@@ -36,6 +36,25 @@ extension KernelTierTests {
 
         static let gestures = "Tests/EndToEndTests/Guest/libinput-must-agree.gestures"
 
+        /// The touchpad gestures of each configuration, as `device_added` announces them;
+        /// compare.awk's `vocabulary` says what each gives.
+        static let announcedGestures = [
+            (
+                "shipped",
+                [
+                    "touchpad-two-finger-tap", "touchpad-three-finger-tap", "touchpad-three-finger-swipe",
+                    "touchpad-four-finger-swipe", "touchpad-pinch", "touchpad-hold",
+                ]
+            ),
+            (
+                "evaluation",
+                [
+                    "tap", "double-tap", "two-finger-tap", "three-finger-tap", "scroll", "three-finger-swipe",
+                    "four-finger-swipe", "pinch", "three-finger-hold",
+                ]
+            ),
+        ]
+
         /// Disagreements known and explained (DESIGN.md, "libinput side by side"), owned by
         /// another part of the engine: recorded as known issues while they happen, silent
         /// once fixed. `line` is the start of the gesture's script line.
@@ -79,8 +98,9 @@ extension KernelTierTests {
             return labels
         }
 
-        /// Checks one description: every gesture a burst, libinput and gestured (both
-        /// configurations) giving the scripted outcome, and agreeing on every burst.
+        /// Checks one description: every gesture a burst; gestured (both configurations)
+        /// giving every scripted outcome, so agreeing with libinput wherever libinput gives
+        /// it (at least four bursts in five); compare.awk counting as the labels say.
         static func check(_ slug: String) async throws {
             let run = try await boot.value
             try #require(run.exitStatus == 0, run.diagnosis)
@@ -99,7 +119,15 @@ extension KernelTierTests {
                     .filter { burst in
                         config == "evaluation" || !["tap 1", "scroll"].contains { expected[burst]!.hasPrefix($0) }
                     }
-                for burst in comparable where gestured[burst] != expected[burst] || libinput[burst] != expected[burst] {
+                // gestured must give every scripted outcome. libinput is the reference: where it
+                // misses one (on a loaded machine its timers can fire late without it saying
+                // so), that burst says nothing about agreement; it may miss at most one in five.
+                let referenceMisses = comparable.filter { libinput[$0] != expected[$0] }
+                #expect(
+                    referenceMisses.count * 5 <= comparable.count,
+                    "\(slug) \(config): libinput missed \(referenceMisses.map { "\($0): \(libinput[$0] ?? "none")" })"
+                )
+                for burst in comparable where gestured[burst] != expected[burst] {
                     let what = "\(slug), \(config) configuration, burst \(burst) (\(gestureLines[burst - 1])): "
                         + "scripted \(expected[burst]!), libinput \(libinput[burst] ?? "none"), gestured \(gestured[burst] ?? "none")"
                     if let known = knownDisagreements.first(where: {
@@ -114,6 +142,15 @@ extension KernelTierTests {
                 #expect(Int(agreement[2]) == comparable.count, "\(slug) \(config): \(agreement[2]) comparable, expected \(comparable.count)")
                 let agreeing = comparable.count { libinput[$0] == gestured[$0] }
                 #expect(Int(agreement[1]) == agreeing, "\(slug) \(config): compare.awk counts \(agreement[1]) agreeing, the labels \(agreeing)")
+            }
+            // compare.awk's vocabularies are those of the configurations: the gestures each
+            // gestured announced for this touchpad (a new touchpad gesture in either file must
+            // be added there).
+            for (config, names) in announcedGestures {
+                let file = run.directory.appending(path: "guest/\(slug)/\(config).json")
+                let first = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+                let object = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
+                #expect(object?["gestures"] as? [String] == names, "\(slug) \(config): \(first)")
             }
             // The shipped configuration has no one-finger tap and no scroll on touchpads:
             // exactly those are not comparable there.
