@@ -111,7 +111,7 @@ let package = Package(
             name: "GesturedDaemonTests",
             dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport", "gestured-eval"],
             // read from the checkout by the quality test, not bundled
-            exclude: ["quality-baseline.txt"],
+            exclude: ["quality-baseline.txt", "stress-baseline.txt", "stress-baseline-evaluation.txt"],
             swiftSettings: strictSettings
         ),
         .testTarget(

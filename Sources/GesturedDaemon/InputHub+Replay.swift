@@ -35,6 +35,19 @@ final class ReplaySession {
     }
 }
 
+extension GesturePipeline {
+    /// The device setup and pipeline `gestured --replay` plays a recording through: the
+    /// configuration's setup for the device (none: the engine defaults), then a pipeline on
+    /// it. gestured-eval's stress set builds its replays here too, so that what it measures
+    /// is what a user's replay runs.
+    public static func forReplay(node: String, device: DeviceDescription, kind: DeviceKind, configurator: DeviceConfigurator)
+        -> (setup: DeviceSetup, pipeline: GesturePipeline)
+    {
+        let setup = configurator(device, kind, [:]) ?? DeviceSetup(configuration: EngineConfiguration(), device: device)
+        return (setup, GesturePipeline(node: node, device: setup.device, configuration: setup.configuration))
+    }
+}
+
 extension InputHub {
     /// Plays `events` as device `node` (a name like `replay:demo.evemu`), publishing
     /// `device_added`, the gestures, and `device_removed` at the end.
@@ -47,11 +60,11 @@ extension InputHub {
         pacing: ReplayPacing,
         completion: @escaping @Sendable () -> Void = {}
     ) {
-        let setup = configurator(device, kind, [:]) ?? DeviceSetup(configuration: EngineConfiguration(), device: device)
+        let (setup, pipeline) = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
         let configuration = setup.configuration
         let session = ReplaySession(
             node: node,
-            pipeline: GesturePipeline(node: node, device: setup.device, configuration: configuration),
+            pipeline: pipeline,
             events: events,
             pacing: pacing,
             completion: completion

@@ -7,21 +7,30 @@ import GesturedSystem
 /// configuration and prints how many do what their label says (docs/evaluation.md).
 enum EvaluateCommand {
     static let usage = """
-        usage: gestured-eval [--corpus DIR] [--config FILE] [--only TEXT] [--quiet] [--no-filter]
+        usage: gestured-eval [--corpus DIR] [--config FILE] [--split FILE] [--description DESC] [--only TEXT]
+                             [--quiet] [--no-filter]
+                             [--lobo] [--stress [--quick] [--dump DIR]]
                              [--write-baseline FILE] [--check-baseline FILE]
 
         Replays every labelled recording of the corpus (DIR/real, descriptions from
         DIR/devices) through the gestured --replay pipeline with the configuration FILE
         (default config/evaluation.conf), compares the gestures with the label, and prints
-        pass/total per label category and device, and each failure.
+        pass/total per label category and device, per group and set of the tuning /
+        validation split (default config/evaluation-split), and each failure.
 
         """
 
     static let parser = ArgumentParser([
         .option("corpus", value: "DIR", help: "the corpus (default $GESTURED_CORPUS_DIR, else ../shared/corpus)"),
         .option("config", value: "FILE", help: "configuration (default config/evaluation.conf)"),
+        .option("description", value: "DESC", help: "description for header-less recordings of a board the corpus has none for"),
+        .option("split", value: "FILE", help: "tuning/validation split (default config/evaluation-split)"),
         .option("only", value: "TEXT", help: "only recordings whose path contains TEXT"),
         .flag("quiet", help: "do not list the failures"),
+        .flag("stress", help: "the synthesized stress set on real descriptions, shipped configuration (docs/evaluation.md)"),
+        .flag("quick", help: "with --stress: only the fast subset (the stress test's)"),
+        .option("dump", value: "DIR", help: "with --stress: write each failing case to DIR as an evemu recording"),
+        .flag("lobo", help: "leave one tuning board out: choose filter thresholds on the others, measure it (slow)"),
         .flag("trace", help: "print every gesture and touch event of every replay"),
         .flag("no-filter", help: "replay without the touch filter (palms, thumbs, jitter)"),
         .option("filter", value: "KEY=VALUE,…", help: "override touch-filter settings (see --help)"),
@@ -78,6 +87,67 @@ enum EvaluateCommand {
         }
     }
 
+    /// `--stress`: the stress set with the configuration (default the shipped one).
+    static func runStress(corpus: String, configuration: LoadedConfiguration, configPath: String, parsed: ParsedArguments) -> ExitCode {
+        let stress = StressSet(corpus: corpus, configuration: configuration)
+        let quick = parsed.has("quick")
+        var results: [StressSet.Result] = []
+        for description in StressSet.descriptions {
+            guard parsed.value("only").map({ description.path.contains($0) }) ?? true else { continue }
+            do {
+                results += stress.run(description, device: try stress.load(description)) { _, variant in
+                    !quick || StressSet.quickVariants.contains(variant.name)
+                }
+            } catch {
+                writeStandardError("gestured-eval: \(description.path): \(error)\n")
+                return .dataError
+            }
+        }
+        let report = StressReport(results: results)
+        writeStandardOutput("gestured-eval: stress set, configuration \(configPath)\n\n")
+        writeStandardOutput(report.render(showFailures: !parsed.has("quiet")))
+        if let path = parsed.value("write-baseline") {
+            do {
+                try Files.writeText(report.baselineText, path: path)
+            } catch {
+                writeStandardError("gestured-eval: \(error.description)\n")
+                return .failure
+            }
+            writeStandardOutput("baseline written to \(path)\n")
+        }
+        if let path = parsed.value("check-baseline") {
+            guard let text = try? Files.readText(path: path) else {
+                writeStandardError("gestured-eval: cannot read \(path)\n")
+                return .dataError
+            }
+            var regressed = false
+            for (name, recorded) in StressReport.parseBaseline(text) {
+                let figures = report.figures(description: name)
+                if figures.total > 0 && figures.passed < recorded.passed {
+                    writeStandardError("gestured-eval: regression on \(name): \(figures.passed)/\(figures.total), the baseline records \(recorded.passed)\n")
+                    regressed = true
+                }
+            }
+            if regressed { return .failure }
+        }
+        if let directory = parsed.value("dump") {
+            for (index, result) in results.enumerated() where !result.passed {
+                guard let text = result.events else { continue }
+                let name = "\(result.description) \(result.scenario.name) \(result.variant.name.split(separator: " (").first ?? "")"
+                let file = directory + "/" + String(index) + "-" + String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }) + ".evemu"
+                let header = "# gestured-eval --stress: \(result.description): \(result.scenario.name), \(result.variant.name)\n# "
+                    + result.failures.joined(separator: "; ") + "\n"
+                do {
+                    try Files.writeText(header + text, path: file)
+                } catch {
+                    writeStandardError("gestured-eval: \(error.description)\n")
+                    return .failure
+                }
+            }
+        }
+        return .success
+    }
+
     static func run(arguments: [String], environment: [String: String]) -> ExitCode {
         let parsed: ParsedArguments
         do {
@@ -95,13 +165,16 @@ enum EvaluateCommand {
             writeStandardError("gestured-eval: no corpus at '\(corpus)' (expected '\(corpus)/real'); pass --corpus DIR\n")
             return .noInput
         }
-        let configPath = parsed.value("config") ?? "config/evaluation.conf"
+        let configPath = parsed.value("config") ?? (parsed.has("stress") ? "config/gestured.conf" : "config/evaluation.conf")
         let configuration: LoadedConfiguration
         switch ConfigLoader.load(mainPath: configPath) {
         case .success(let loaded): configuration = loaded
         case .failure(let failure):
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
+        }
+        if parsed.has("stress") {
+            return runStress(corpus: corpus, configuration: configuration, configPath: configPath, parsed: parsed)
         }
         var settings = parsed.has("no-filter") ? TouchFilterSettings.disabled : TouchFilterSettings()
         if let overrides = parsed.value("filter") {
@@ -112,11 +185,48 @@ enum EvaluateCommand {
                 return .usage
             }
         }
+        let splitPath = parsed.value("split") ?? "config/evaluation-split"
+        let split: EvaluationSplit
+        do {
+            split = try EvaluationSplit.parse(try Files.readText(path: splitPath), fileName: splitPath)
+        } catch {
+            writeStandardError("gestured-eval: \(error)\n")
+            return .dataError
+        }
+        if parsed.has("lobo") {
+            let lobo = LeaveOneBoardOut(
+                corpus: corpus, configuration: configuration, configPath: configPath, split: split, baseSettings: settings)
+            writeStandardOutput("gestured-eval: leave one board out, configuration \(configPath), split \(splitPath)\n")
+            do {
+                let lines = try lobo.run { writeStandardOutput($0 + "\n") }
+                writeStandardOutput("\n" + lines.joined(separator: "\n") + "\n")
+            } catch {
+                writeStandardError("gestured-eval: --lobo: \(error)\n")
+                return .usage
+            }
+            return .success
+        }
         var evaluator = Evaluator(corpus: corpus, configuration: configuration, filterSettings: settings)
         evaluator.trace = parsed.has("trace")
+        if let path = parsed.value("description") {
+            do {
+                evaluator.fallbackDescription = try RecordingParser.parseDescription(try Files.readText(path: path), fileName: path)
+            } catch {
+                writeStandardError("gestured-eval: --description: \(error)\n")
+                return .dataError
+            }
+        }
         var recordings = evaluator.labelledRecordings()
+        // A recording no line places (a new board or folder) is still measured, in a group of
+        // its own, and named: it must be placed before it is used to choose anything.
+        let unplaced = recordings.filter { split.group(of: $0.path) == nil }
+        if let first = unplaced.first {
+            writeStandardError(
+                "gestured-eval: warning: \(splitPath): \(unplaced.count) labelled recording(s) in neither the tuning nor the validation set, e.g. '\(first.path)'; reported as 'not in the split'\n")
+        }
         if let only = parsed.value("only") { recordings = recordings.filter { $0.path.contains(only) } }
-        let report = EvaluationReport(results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) })
+        let report = EvaluationReport(
+            results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) }, split: split)
         writeStandardOutput("gestured-eval: \(report.total) labelled recordings, configuration \(configPath)\n\n")
         writeStandardOutput(report.render(showFailures: !parsed.has("quiet")))
         if let path = parsed.value("write-baseline") {
@@ -129,14 +239,26 @@ enum EvaluateCommand {
             writeStandardOutput("baseline written to \(path)\n")
         }
         if let path = parsed.value("check-baseline") {
-            guard let text = try? Files.readText(path: path), let baseline = EvaluationReport.parseBaseline(text)["all"] else {
+            guard let text = try? Files.readText(path: path), case let baseline = EvaluationReport.parseBaseline(text),
+                baseline["all"] != nil
+            else {
                 writeStandardError("gestured-eval: \(path): expected a line 'all PASSED TOTAL'\n")
                 return .dataError
             }
-            if report.passed < baseline.passed {
-                writeStandardError("gestured-eval: regression: \(report.passed) pass, the baseline \(path) records \(baseline.passed)\n")
-                return .failure
+            // Every folder holds its line, not only the sum: a gain on one folder must not
+            // hide a loss on another.
+            var regressed = false
+            var checks = EvaluationReport.baselineGroups.map { ($0, report.figures(group: $0)) }
+            checks.append(("all", (report.passed, report.total)))
+            for (group, figures) in checks {
+                guard let recorded = baseline[group], figures.total > 0 else { continue }
+                if figures.passed < recorded.passed {
+                    writeStandardError(
+                        "gestured-eval: regression in \(group): \(figures.passed)/\(figures.total) pass, the baseline \(path) records \(recorded.passed)\n")
+                    regressed = true
+                }
             }
+            if regressed { return .failure }
         }
         return .success
     }

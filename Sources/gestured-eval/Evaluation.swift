@@ -30,6 +30,8 @@ public struct Observation: Sendable {
     /// The time (µs) of the last frame the touch filter passed on with at least the key's
     /// number of touches down; filled only for the counts a check asks about.
     public var lastFrameWithAtLeast: [Int: Int64] = [:]
+    /// The kind of device the recording was replayed as.
+    public var kind: DeviceKind?
 
     public func count(_ name: String) -> Int { records.count { $0.name == name } }
 
@@ -78,6 +80,9 @@ public struct Evaluator: Sendable {
     public var filterSettings: TouchFilterSettings
     /// Print every engine output of every replay (debugging a failure).
     public var trace = false
+    /// The description for header-less recordings whose board or device has none in the
+    /// corpus (`--description FILE`: a board not among the shared ones).
+    public var fallbackDescription: DeviceDescription?
 
     public init(corpus: String, configuration: LoadedConfiguration, filterSettings: TouchFilterSettings = TouchFilterSettings()) {
         self.corpus = corpus
@@ -108,9 +113,14 @@ public struct Evaluator: Sendable {
         let full = corpus + "/real/" + path
         let text = try Files.readText(path: full)
         var description: DeviceDescription?
-        if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path) {
-            let descriptionFile = corpus + "/devices/" + descriptionPath
+        // A board without a description in the corpus (one not among the shared boards) has
+        // its ranges inferred from the data, as any header-less recording.
+        if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path),
+            case let descriptionFile = corpus + "/devices/" + descriptionPath, Files.exists(descriptionFile)
+        {
             description = try RecordingParser.parseDescription(try Files.readText(path: descriptionFile), fileName: descriptionFile)
+        } else if expectation.descriptionPath != nil {
+            description = fallbackDescription
         }
         var recording = try RecordingLoader.parse(text: text, name: full, description: description)
         // A header-less recording (or an `A:`-only description) cannot say what kind of device
@@ -144,6 +154,7 @@ public struct Evaluator: Sendable {
             }
         }
         var observation = Self.observation(of: outputs)
+        observation.kind = kind
         if !fingerCounts.isEmpty {
             observation.lastFrameWithAtLeast = lastFrames(
                 recording.events, device: setup.device, maxTouches: setup.configuration.maxTouches, counts: fingerCounts)

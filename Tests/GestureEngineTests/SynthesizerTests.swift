@@ -184,6 +184,19 @@ struct SynthesizerTests {
         #expect(plain.filter { $0.usage == .absMTPressure }.map(\.value) == [127])
     }
 
+    @Test("a stroke's touch major is sent in mm of the axis's resolution, 8 mm unless set")
+    func touchMajor() {
+        var device = TestDevices.clickpad
+        device.axes[EventUsage.absMTTouchMajor.code] = AxisInfo(minimum: 0, maximum: 2000, resolution: 10)
+        let p = PhysicalPoint(x: 20, y: 20)
+        let palm = GestureScript.Stroke(keyframes: [.init(time: 0, position: p), .init(time: 0.1, position: p)], touchMajorMillimeters: 30)
+        let finger = GestureScript.Stroke(keyframes: [.init(time: 0, position: p), .init(time: 0.1, position: p)])
+        var a = GestureSynthesizer(device: device)
+        var b = GestureSynthesizer(device: device)
+        #expect(a.events(for: GestureScript(strokes: [palm])).filter { $0.usage == .absMTTouchMajor }.map(\.value) == [300])
+        #expect(b.events(for: GestureScript(strokes: [finger])).filter { $0.usage == .absMTTouchMajor }.map(\.value) == [80])
+    }
+
     @Test("jitter is reproducible from its seed and differs between seeds")
     func jitter() {
         let device = GestureSynthesizer.demoTouchscreen

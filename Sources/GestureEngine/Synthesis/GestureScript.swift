@@ -25,12 +25,19 @@ public struct GestureScript: Hashable, Sendable {
         public var toolType: ToolType
         /// How hard the finger presses (`ABS_MT_PRESSURE`, `ABS_PRESSURE`, when the device has them).
         public var pressure: PressureProfile
+        /// The contact's touch major (mm), sent at touch-down when the device has that axis;
+        /// 8 mm, a fingertip, by default (a palm is 25 mm and more).
+        public var touchMajorMillimeters: Double
 
-        public init(keyframes: [Keyframe], toolType: ToolType = .finger, pressure: PressureProfile = .medium) {
+        public init(
+            keyframes: [Keyframe], toolType: ToolType = .finger, pressure: PressureProfile = .medium,
+            touchMajorMillimeters: Double = 8
+        ) {
             precondition(!keyframes.isEmpty, "a stroke needs at least one keyframe")
             self.keyframes = keyframes.sorted { $0.time < $1.time }
             self.toolType = toolType
             self.pressure = pressure
+            self.touchMajorMillimeters = touchMajorMillimeters
         }
 
         /// Touch-down time, seconds.
@@ -60,7 +67,8 @@ public struct GestureScript: Hashable, Sendable {
             Stroke(
                 keyframes: keyframes.map { Keyframe(time: $0.time + seconds, position: $0.position) },
                 toolType: toolType,
-                pressure: pressure
+                pressure: pressure,
+                touchMajorMillimeters: touchMajorMillimeters
             )
         }
 
@@ -74,7 +82,7 @@ public struct GestureScript: Hashable, Sendable {
             if lingering > 0 {
                 frames.append(Keyframe(time: up + lingering, position: keyframes[keyframes.count - 1].position))
             }
-            return Stroke(keyframes: frames, toolType: toolType, pressure: pressure)
+            return Stroke(keyframes: frames, toolType: toolType, pressure: pressure, touchMajorMillimeters: touchMajorMillimeters)
         }
     }
 
@@ -108,7 +116,8 @@ public struct GestureScript: Hashable, Sendable {
 
     /// Every finger pressing with `profile`.
     public func pressing(_ profile: PressureProfile) -> GestureScript {
-        GestureScript(strokes: strokes.map { GestureScript.Stroke(keyframes: $0.keyframes, toolType: $0.toolType, pressure: profile) })
+        GestureScript(strokes: strokes.map { GestureScript.Stroke(
+                    keyframes: $0.keyframes, toolType: $0.toolType, pressure: profile, touchMajorMillimeters: $0.touchMajorMillimeters) })
     }
 
     /// Both scripts at once (e.g. a resting thumb during a swipe).

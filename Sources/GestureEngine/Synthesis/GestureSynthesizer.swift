@@ -177,7 +177,7 @@ public struct GestureSynthesizer: Sendable {
                     select(slot)
                     emit(
                         .absMTTouchMajor,
-                        Swift.min(major.maximum, major.minimum + Self.fingerSizeUnits(device, major))
+                        Swift.min(major.maximum, major.minimum + Self.sizeUnits(device, major, strokes[index].touchMajorMillimeters))
                     )
                 }
                 sent[index] = point
@@ -243,9 +243,9 @@ public struct GestureSynthesizer: Sendable {
     }
 
     /// About 8 mm, the width of a fingertip, in the touch-major axis's units.
-    private static func fingerSizeUnits(_ device: DeviceDescription, _ axis: AxisInfo) -> Int32 {
+    private static func sizeUnits(_ device: DeviceDescription, _ axis: AxisInfo, _ millimeters: Double) -> Int32 {
         let resolution = axis.resolution > 0 ? Double(axis.resolution) : device.resolutionX
-        return Int32((8 * resolution).rounded())
+        return Int32((millimeters * resolution).rounded())
     }
 
     /// Millimetres to device units, with jitter, clamped to the axis range.
