@@ -1,6 +1,6 @@
 # Compares libinput and gestured on one played recording, touch burst by touch
 # burst, in one outcome vocabulary. Used by guest.sh:
-#   awk -v device=SLUG -f compare.awk SCRIPT KERNEL LIBINPUT SHIPPED EVALUATION
+#   awk -v device=SLUG -f compare.awk SCRIPT KERNEL LIBINPUT SHIPPED EVALUATION PLAYED
 # SCRIPT      the gesturectl synthesize lines (gestures.awk), one gesture each
 # KERNEL      gesturectl record of the device while it was played: kernel
 #             times; each BTN_TOUCH press starts a burst (the played
@@ -10,6 +10,16 @@
 #             timed event, which is the first kernel event)
 # SHIPPED     gestured --dry-run --json with config/gestured.conf
 # EVALUATION  gestured --dry-run --json with config/evaluation.conf
+# PLAYED      the recording that was played (gesturectl synthesize)
+#
+# A burst is unmeasured when libinput said "your system is too slow" during
+# it (a timer of its fired late, so its outcome is the guest's, not its own):
+# the software-emulated guest shares two cores with the rest of the machine.
+# Unmeasured bursts are listed, not judged. Playing also runs late under
+# emulation (evemu-play sleeps between frames and its lateness adds up): a
+# burst lasts longer in the kernel's times than in the played recording's,
+# the same for both readers; each disagreement says by how much ("played
+# +N ms").
 #
 # The outcome vocabulary (docs/testing.md, "libinput side by side"):
 #   libinput                                   gestured                       label
@@ -43,6 +53,7 @@
 #   agreement <slug> <config> <agreeing> <comparable>
 #   disagreement <slug> <config> <k> | <script line> | libinput: <label> | gestured: <label>
 #   notcomparable <slug> <config> <count> <labels...>
+#   unmeasured <slug> <k> <reason>
 #   bursts <slug> <n> for <m> script lines    only when the two differ
 
 BEGIN {
@@ -63,39 +74,18 @@ file == 1 {
 file == 2 && $1 == "E:" {
 	if (!haveStart) { kernelStart = $2 + 0; haveStart = 1 }
 	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 1) burstStart[++bursts] = $2 + 0
+	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 0) kernelLength[bursts] = $2 - burstStart[bursts]
 	next
 }
 
-file == 3 {
-	found = 0
-	for (i = 1; i <= NF; i++) if ($i ~ /^[+-][0-9.]+s$/) { t = substr($i, 1, length($i) - 1) + 0; f = i + 1; found = 1; break }
-	if (!found) next
-	# libinput subtracts its start from 32-bit milliseconds: an event stamped
-	# just before the moment it took as its start comes out near 2^32 ms
-	if (t > 2147483.648) t -= 4294967.296
-	r = kernelStart + t
-	if ($2 ~ /_BEGIN$/) { liBurst = burstOf(r); liFingers = $f; dx = 0; dy = 0; scale = 1 }
-	if ($2 == "GESTURE_SWIPE_UPDATE" || $2 == "GESTURE_PINCH_UPDATE") {
-		s = $0; sub(/.*\(/, "", s); sub(/unaccelerated.*/, "", s); gsub(/ /, "", s)
-		split(s, d, "/"); dx += d[1]; dy += d[2]
-	}
-	if ($2 == "GESTURE_PINCH_UPDATE") { s = $0; sub(/.*unaccelerated\) */, "", s); split(s, p, " "); scale = p[1] + 0 }
-	if ($2 == "POINTER_SCROLL_FINGER" || ($2 == "POINTER_AXIS" && $0 ~ /\(finger\)/)) {
-		k = burstOf(r)
-		s = $0; sub(/.*vert */, "", s); split(s, v, "/"); scrollY[k] += v[1]
-		s = $0; sub(/.*horiz */, "", s); split(s, h, "/"); scrollX[k] += h[1]
-		scrolled[k] = 1
-	}
-	if ($0 ~ /cancelled/) next
-	if ($2 == "GESTURE_SWIPE_END") candidate("li", liBurst, 3, "swipe " liFingers " " direction(dx, dy))
-	if ($2 == "GESTURE_PINCH_END") candidate("li", liBurst, 3, "pinch " (scale < 1 ? "in" : "out"))
-	if ($2 == "GESTURE_HOLD_END") candidate("li", liBurst, 1, "hold " liFingers)
-	if ($2 == "POINTER_BUTTON" && $(f + 2) ~ /^pressed/) {
-		taps = $f == "BTN_RIGHT" ? 2 : $f == "BTN_MIDDLE" ? 3 : $f == "BTN_LEFT" ? 1 : 0
-		candidate("li", burstOf(r), 2, "tap " taps)
-	}
+file == 6 && $1 == "E:" {
+	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 1) { playedBursts++; playedStart = $2 + 0 }
+	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 0) playedLength[playedBursts] = $2 - playedStart
 	next
 }
+
+# libinput: kept for the end, when its clock is known (see libinputEvent)
+file == 3 { liLines[++liCount] = $0; next }
 
 (file == 4 || file == 5) && /"type":"gesture"/ {
 	reader = file == 4 ? "shipped" : "evaluation"
@@ -117,11 +107,28 @@ file == 3 {
 }
 
 END {
+	# libinput prints times relative to the first event it prints, which comes
+	# some tens of ms after the first kernel event (a hold begins 40 ms after
+	# the touch). A tap's button press carries its touch-down time, which is a
+	# burst's start in the kernel's times: the first one fixes the offset.
+	offset = 0
+	for (i = 1; i <= liCount; i++) {
+		if (liLines[i] !~ /POINTER_BUTTON.*pressed/) continue
+		t = liTime(liLines[i])
+		if (t == "") continue
+		r = kernelStart + t; nearest = burstStart[burstOf(r)]
+		if (burstOf(r) < bursts && burstStart[burstOf(r) + 1] - r < r - nearest) nearest = burstStart[burstOf(r) + 1]
+		if ((nearest - r) ^ 2 < 0.09) offset = nearest - r
+		break
+	}
+	for (i = 1; i <= liCount; i++) libinputEvent(liLines[i])
 	for (k in scrolled) candidate("li", k, 3, "scroll " direction(scrollX[k], scrollY[k]))
 	if (bursts != lines) print "bursts", device, bursts, "for", lines, "script lines"
 	for (k = 1; k <= lines; k++) {
 		print "expected", device, k, expected[k]
 		print "libinput", device, k, best("li", k, "")
+		if (slow[k]) { unmeasured[k] = 1; print "unmeasured", device, k, "libinput-too-slow" }
+		late[k] = playedBursts == bursts ? sprintf(" (played +%.0f ms)", 1000 * (kernelLength[k] - playedLength[k])) : ""
 	}
 	n = split(configs, names, " ")
 	for (c = 1; c <= n; c++) {
@@ -135,12 +142,13 @@ END {
 				if (index(skippedLabels, "," expected[k] ",") == 0) skippedLabels = skippedLabels "," expected[k] ","
 				continue
 			}
+			if (k in unmeasured) continue
 			comparable++
 			li = best("li", k, vocabulary[config])
 			if (li == expected[k]) liRight++
 			if (gd == expected[k]) gdRight++
 			if (li == gd) agree++
-			else disagreements = disagreements "disagreement " device " " config " " k " | " scriptLine[k] " | libinput: " li " | gestured: " gd "\n"
+			else disagreements = disagreements "disagreement " device " " config " " k " | " scriptLine[k] late[k] " | libinput: " li " | gestured: " gd "\n"
 		}
 		printf "%s", disagreements
 		print "scripted", device, config, "libinput", liRight, comparable
@@ -148,6 +156,51 @@ END {
 		print "agreement", device, config, agree, comparable
 		gsub(/,,/, ";", skippedLabels); gsub(/,/, "", skippedLabels)
 		print "notcomparable", device, config, skipped, skippedLabels
+	}
+}
+
+# the time (s) of a debug-events line, relative to libinput's first; "" when it has none
+function liTime(line,    w, n, i, t) {
+	n = split(line, w, /[ \t]+/)
+	for (i = 1; i <= n; i++) if (w[i] ~ /^[+-][0-9.]+s$/) {
+		t = substr(w[i], 1, length(w[i]) - 1) + 0
+		# libinput subtracts its start from 32-bit milliseconds: an event stamped
+		# just before the moment it took as its start comes out near 2^32 ms
+		if (t > 2147483.648) t -= 4294967.296
+		return t
+	}
+	return ""
+}
+
+# one line of libinput debug-events (its fields as $1..$NF)
+function libinputEvent(line,    i, t, f, r, k, s, d, p, v, h, taps) {
+	$0 = line
+	if (/your system is too slow/) { slowPending = 1; if (lastBurst) slow[lastBurst] = 1; return }
+	t = liTime($0)
+	if (t == "") return
+	for (i = 1; i <= NF; i++) if ($i ~ /^[+-][0-9.]+s$/) { f = i + 1; break }
+	r = kernelStart + t + offset
+	lastBurst = burstOf(r)
+	if (slowPending) { slow[lastBurst] = 1; slowPending = 0 }
+	if ($2 ~ /_BEGIN$/) { liBurst = burstOf(r); liFingers = $f; dx = 0; dy = 0; scale = 1 }
+	if ($2 == "GESTURE_SWIPE_UPDATE" || $2 == "GESTURE_PINCH_UPDATE") {
+		s = $0; sub(/.*\(/, "", s); sub(/unaccelerated.*/, "", s); gsub(/ /, "", s)
+		split(s, d, "/"); dx += d[1]; dy += d[2]
+	}
+	if ($2 == "GESTURE_PINCH_UPDATE") { s = $0; sub(/.*unaccelerated\) */, "", s); split(s, p, " "); scale = p[1] + 0 }
+	if ($2 == "POINTER_SCROLL_FINGER" || ($2 == "POINTER_AXIS" && $0 ~ /\(finger\)/)) {
+		k = burstOf(r)
+		s = $0; sub(/.*vert */, "", s); split(s, v, "/"); scrollY[k] += v[1]
+		s = $0; sub(/.*horiz */, "", s); split(s, h, "/"); scrollX[k] += h[1]
+		scrolled[k] = 1
+	}
+	if ($0 ~ /cancelled/) return
+	if ($2 == "GESTURE_SWIPE_END") candidate("li", liBurst, 3, "swipe " liFingers " " direction(dx, dy))
+	if ($2 == "GESTURE_PINCH_END") candidate("li", liBurst, 3, "pinch " (scale < 1 ? "in" : "out"))
+	if ($2 == "GESTURE_HOLD_END") candidate("li", liBurst, 1, "hold " liFingers)
+	if ($2 == "POINTER_BUTTON" && $(f + 2) ~ /^pressed/) {
+		taps = $f == "BTN_RIGHT" ? 2 : $f == "BTN_MIDDLE" ? 3 : $f == "BTN_LEFT" ? 1 : 0
+		candidate("li", burstOf(r), 2, "tap " taps)
 	}
 }
 
@@ -171,10 +224,13 @@ function inVocabulary(label, vocabulary,    n, i, entries) {
 	return 0
 }
 
-# the burst a kernel time (s) falls in: from 50 ms before its first
-# touch to 50 ms before the next burst's
-function burstOf(r,    k) {
-	for (k = bursts; k > 1; k--) if (r >= burstStart[k] - 0.05) return k
+# the burst a kernel time (s) falls in: from halfway between the previous
+# burst's last lift and its first touch to halfway to the next burst's
+function burstOf(r,    k, previousEnd) {
+	for (k = bursts; k > 1; k--) {
+		previousEnd = (k - 1) in kernelLength ? burstStart[k - 1] + kernelLength[k - 1] : burstStart[k] - 0.1
+		if (r >= (previousEnd + burstStart[k]) / 2) return k
+	}
 	return 1
 }
 

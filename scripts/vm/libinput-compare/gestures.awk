@@ -1,6 +1,6 @@
 # Seeded random touchpad gestures for the libinput comparison, one
 # `gesturectl synthesize` line each (gesturectl(1)):
-#   awk -v count=N -v seed=S -f gestures.awk
+#   awk -v count=N -v seed=S [-v maxFingers=3] -f gestures.awk
 #
 # What is drawn (each line names all its values, so a line is its own
 # reproducer):
@@ -16,7 +16,9 @@
 #   pressure   medium (0.5 of the range, held) 40 %, light (0.25) 20 %,
 #              rising (0.05 -> 0.4 over 20-50 ms) 25 %, firm (0.65) 15 %
 #   place      the middle of the pad, +-10 % (edges are not exercised)
-# Sizes suit the smallest pad compared (69 x 50 mm).
+# Sizes suit the smallest pad compared (69 x 50 mm). With maxFingers=3 (a
+# device without BTN_TOOL_QUADTAP) a four-finger swipe drawn is made with
+# three fingers.
 BEGIN {
 	srand(seed)
 	split("left right up down", dirs, " ")
@@ -36,6 +38,7 @@ BEGIN {
 			line = sprintf("drag fingers=2 x=%.3f y=%.3f to-x=%.3f to-y=%.3f duration=%.2f", sx, sy, tx, ty, 0.2 + rand() * 0.4)
 		} else if (r < 0.70) {
 			n = rand() < 0.5 ? 3 : 4
+			if (maxFingers == 3) n = 3
 			line = sprintf("swipe fingers=%d direction=%s distance=%.0f duration=%.2f",
 				n, dirs[int(rand() * 4) + 1], 20 + rand() * 20, 0.12 + rand() * 0.38)
 		} else if (r < 0.88) {

@@ -4,18 +4,21 @@
 # configuration, and every disagreement with its reproducer.
 #
 # Usage: scripts/vm/libinput-compare/run.sh [--count N] [--seed S] [--out DIR] [DESC...]
+#        scripts/vm/libinput-compare/run.sh --compare-only DIR
 #   --count N   gestures per description (default 100)
 #   --seed S    the first description's seed; the k-th uses S + k - 1 (default 1)
 #   --out DIR   keep every description's files there (default
 #               /tmp/gestured-libinput-compare): gestures, played.evemu,
 #               kernel.evemu (gesturectl record), libinput.txt, shipped.json,
 #               evaluation.json
-#   DESC...     evemu descriptions (default: the seven touchpads below, read
+#   --compare-only DIR   no guest: compare again what an earlier run kept in
+#               DIR (after a change to compare.awk) and print the figures
+#   DESC...     evemu descriptions (default: the six touchpads below, read
 #               from ../shared/corpus/devices or $GESTURED_CORPUS_DIR/devices)
 #
 # Run `swift build` first (the guest runs this checkout's .build/debug tools,
 # or those beside $GESTURED_BIN). A description takes about 1.5 s a gesture
-# under the guest's software emulation: 100 gestures on seven pads, 20 min.
+# under the guest's software emulation: 100 gestures on six pads, 16 min.
 # What is compared and how: guest.sh, gestures.awk, compare.awk and
 # docs/testing.md ("libinput side by side").
 #
@@ -30,45 +33,60 @@ repo=$(cd "$here/../../.." && pwd)
 count=100
 seed=1
 out=/tmp/gestured-libinput-compare
+compareOnly=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--count) count=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--compare-only) compareOnly=1; out=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "libinput-compare: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-if [ $# -eq 0 ]; then
-	corpus=${GESTURED_CORPUS_DIR:-$repo/../shared/corpus}/devices
-	[ -d "$corpus" ] || { echo "libinput-compare: no corpus at $corpus (set GESTURED_CORPUS_DIR or name descriptions)" >&2; exit 66; }
-	set -- \
-		"$repo/Tests/EndToEndTests/Devices/logitech-t650.desc" \
-		"$corpus/evemu-devices/Logitech Wireless Touchpad.desc" \
-		"$corpus/evemu-devices/SynPS2 Synaptics TouchPad.lenovo-p50.desc" \
-		"$corpus/xorg-integration-tests/SynPS2-Synaptics-TouchPad-T440.desc" \
-		"$corpus/evemu-devices/ETPS2 Elantech Touchpad-ASUS-N500JK.desc" \
-		"$corpus/evemu-devices/ETPS2 Elantech Touchpad.Dell-Inspiron-7520.desc" \
-		"$corpus/chromiumos-autotest/link-fw_1.0.AA-manual.touchpad"
-fi
-for desc in "$@"; do
-	[ -f "$desc" ] || { echo "libinput-compare: no such description: $desc" >&2; exit 66; }
-done
-tools=$(dirname "${GESTURED_BIN:-$repo/.build/debug/gestured}")
-[ -x "$tools/gestured" ] && [ -x "$tools/gesturectl" ] ||
-	{ echo "libinput-compare: no gestured/gesturectl in $tools (swift build first)" >&2; exit 66; }
+if [ -n "$compareOnly" ]; then
+	[ -f "$out/facts" ] || { echo "libinput-compare: no facts in $out" >&2; exit 66; }
+	while read -r subject slug index path; do
+		[ "$subject" = device ] || continue
+		echo "device $slug $index $path"
+		d=$out/$slug
+		awk -v slug="$slug" '{ print "script", slug, NR, $0 }' "$d/gestures"
+		awk -v device="$slug" -f "$here/compare.awk" "$d/gestures" "$d/kernel.evemu" \
+			"$d/libinput.txt" "$d/shipped.json" "$d/evaluation.json" "$d/played.evemu"
+	done < "$out/facts" > "$out/facts.new"
+	mv "$out/facts.new" "$out/facts"
+else
+	if [ $# -eq 0 ]; then
+		corpus=${GESTURED_CORPUS_DIR:-$repo/../shared/corpus}/devices
+		[ -d "$corpus" ] || { echo "libinput-compare: no corpus at $corpus (set GESTURED_CORPUS_DIR or name descriptions)" >&2; exit 66; }
+		set -- \
+			"$repo/Tests/EndToEndTests/Devices/logitech-t650.desc" \
+			"$corpus/evemu-devices/Logitech Wireless Touchpad.desc" \
+			"$corpus/evemu-devices/SynPS2 Synaptics TouchPad.lenovo-p50.desc" \
+			"$corpus/xorg-integration-tests/SynPS2-Synaptics-TouchPad-T440.desc" \
+			"$corpus/evemu-devices/ETPS2 Elantech Touchpad-ASUS-N500JK.desc" \
+			"$corpus/evemu-devices/ETPS2 Elantech Touchpad.Dell-Inspiron-7520.desc"
+	fi
+	for desc in "$@"; do
+		[ -f "$desc" ] || { echo "libinput-compare: no such description: $desc" >&2; exit 66; }
+	done
+	tools=$(dirname "${GESTURED_BIN:-$repo/.build/debug/gestured}")
+	[ -x "$tools/gestured" ] && [ -x "$tools/gesturectl" ] ||
+		{ echo "libinput-compare: no gestured/gesturectl in $tools (swift build first)" >&2; exit 66; }
 
-rm -rf "$out"
-mkdir -p "$out"
-timeout=$((120 + $# * (20 + 3 * count)))
-status=0
-nice -n 10 "$repo/scripts/vm/run.sh" --timeout "$timeout" --out "$out" \
-	"$repo/scripts/vm/libinput-compare/guest.sh" "$count" "$seed" "$@" > "$out/facts" 2> "$out/run.stderr" || status=$?
-if [ "$status" -ne 0 ]; then
-	echo "libinput-compare: the guest failed with status $status; $out/run.stderr:" >&2
-	tail -n 20 "$out/run.stderr" >&2
-	exit "$status"
+	rm -rf "$out"
+	mkdir -p "$out"
+	timeout=$((120 + $# * (20 + 3 * count)))
+	status=0
+	nice -n 10 "$repo/scripts/vm/run.sh" --timeout "$timeout" --out "$out" \
+		"$repo/scripts/vm/libinput-compare/guest.sh" "$count" "$seed" "$@" > "$out/facts" 2> "$out/run.stderr" || status=$?
+	if [ "$status" -ne 0 ]; then
+		echo "libinput-compare: the guest failed with status $status; $out/run.stderr:" >&2
+		tail -n 20 "$out/run.stderr" >&2
+		exit "$status"
+	fi
+
 fi
 
 # The figures: one line per description and configuration, then the
@@ -93,15 +111,18 @@ $1 == "scripted" { scripted[$2, $3, $4] = $5 "/" $6 }
 $1 == "notcomparable" { skipped[$2, $3] = $4 }
 $1 == "disagreement" { disagreements = disagreements $0 "\n" }
 $1 == "bursts" { problems = problems "  " $0 "\n" }
+$1 == "unmeasured" { unmeasured[$2]++; unmeasuredList = unmeasuredList "  " $0 "\n" }
 END {
-	printf "%-40s %5s %8s %8s | %-15s %-15s | %-15s %-15s\n", "description", "slots", "res", "pressure", "shipped agree", "(li/gd=script)", "evaluation", "(li/gd=script)"
+	printf "%-40s %5s %8s %8s %4s | %-15s %-15s | %-15s %-15s\n", "description", "slots", "res", "pressure", "unm.", "shipped agree", "(li/gd=script)", "evaluation", "(li/gd=script)"
 	for (i = 1; i <= n; i++) {
 		d = order[i]
-		printf "%-40s %5s %8s %8s | %-15s %-15s | %-15s %-15s\n", d, slots[d], res[d], pressure[d],
+		printf "%-40s %5s %8s %8s %4d | %-15s %-15s | %-15s %-15s\n", d, slots[d], res[d], pressure[d], unmeasured[d],
 			agreement[d, "shipped"], scripted[d, "shipped", "libinput"] " " scripted[d, "shipped", "gestured"],
 			agreement[d, "evaluation"], scripted[d, "evaluation", "libinput"] " " scripted[d, "evaluation", "gestured"]
 	}
 	print "not comparable with the shipped configuration (it has no one-finger tap and no scroll on touchpads): counted above as the difference to the evaluation column"
+	print "unm.: bursts not judged because the guest could not keep up (compare.awk); li/gd=script: how often libinput / gestured gave the scripted outcome"
+	if (unmeasuredList != "") printf "unmeasured:\n%s", unmeasuredList
 	if (problems != "") printf "burst problems:\n%s", problems
 	printf "%s", disagreements
 	print "files: " out

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `scripts/vm/libinput-compare/compare.awk` on a small made-up run, on the host: the outcome
+/// vocabulary, libinput's clock, the configurations' vocabularies, unmeasured bursts. The
+/// inputs are written in the formats the guest produces (debug-events lines of libinput
+/// 1.22, gestured's `--json`, evemu); what they say is chosen to reach each rule.
+@Suite("libinput comparison: compare.awk")
+struct LibinputCompareMappingTests {
+    /// Five bursts in the kernel's times: 10.00, 10.40, 11.00, 12.00, 13.00 s.
+    static let kernel: String = {
+        var text = "# EVEMU 1.3\n"
+        for (down, up) in [("10.000000", "10.060000"), ("10.400000", "10.460000"), ("11.000000", "11.300000"),
+                           ("12.000000", "12.400000"), ("13.000000", "13.800000")] {
+            text += "E: \(down) 0001 014a 0001\nE: \(down) 0000 0000 0000\nE: \(up) 0001 014a 0000\nE: \(up) 0000 0000 0000\n"
+        }
+        return text
+    }()
+
+    static let script = #"""
+tap fingers=1 x=0.5 y=0.5
+tap fingers=2 x=0.5 y=0.5
+swipe fingers=3 direction=left distance=30
+drag fingers=2 x=0.5 y=0.3 to-x=0.5 to-y=0.7 duration=0.4
+long-press fingers=3 duration=0.8
+"""#
+
+    /// libinput's zero is its first printed event, a hold 250 ms after the first touch: the
+    /// first tap's press (stamped with its touch-down, 250 ms before that zero, so printed as
+    /// 2^32 ms minus 250) tells the offset; without it the second tap, 400 ms after the first,
+    /// would fall in the first burst. The scroll moves down; the last burst's hold is
+    /// interrupted by a "too slow".
+    static let libinput = #"""
+-event1   DEVICE_ADDED            Test Pad        seat0 default group1  cap:pg
+ event1   GESTURE_HOLD_BEGIN      +0.000s\#t1
+ event1   GESTURE_HOLD_END        +0.005s\#t1 cancelled
+ event1   POINTER_BUTTON          +4294967.046s\#tBTN_LEFT (272) pressed, seat count: 1
+ event1   POINTER_BUTTON          +0.010s\#tBTN_LEFT (272) released, seat count: 0
+ event1   POINTER_BUTTON          +0.150s\#tBTN_RIGHT (273) pressed, seat count: 1
+ event1   POINTER_BUTTON          +0.300s\#tBTN_RIGHT (273) released, seat count: 0
+ event1   GESTURE_SWIPE_BEGIN     +0.790s\#t3
+ event1   GESTURE_SWIPE_UPDATE    +0.800s\#t3 -5.00/ 0.00 (-5.00/ 0.00 unaccelerated)
+ event1   GESTURE_SWIPE_UPDATE    +0.810s\#t3 -5.00/ 1.00 (-5.00/ 1.00 unaccelerated)
+ event1   GESTURE_SWIPE_END       +1.050s\#t3
+ event1   POINTER_SCROLL_FINGER   +1.800s\#tvert 3.00/0.0* horiz 0.00/0.0 (finger)
+ event1   POINTER_SCROLL_FINGER   +1.810s\#tvert 3.00/0.0* horiz 0.10/0.0 (finger)
+ event1   GESTURE_HOLD_BEGIN      +2.790s\#t3
+libinput error: event1 - Test Pad: client bug: event processing lagging behind by 33ms, your system is too slow
+ event1   GESTURE_HOLD_END        +3.550s\#t3
+ event1   DEVICE_REMOVED          Test Pad
+"""#
+
+    static let shipped = #"""
+{"type":"device_added","kind":"touchpad"}
+{"fingers":2,"gesture_id":"e:1","kind":"tap","name":"touchpad-two-finger-tap","state":"recognized","time_us":10500000,"type":"gesture"}
+{"direction":"left","fingers":3,"gesture_id":"e:2","kind":"swipe","name":"touchpad-three-finger-swipe","state":"recognized","time_us":11100000,"type":"gesture"}
+{"fingers":3,"gesture_id":"e:3","kind":"long_press","name":"touchpad-hold","state":"began","time_us":13100000,"type":"gesture"}
+{"fingers":0,"gesture_id":"e:3","kind":"long_press","name":"touchpad-hold","state":"ended","time_us":13800000,"type":"gesture"}
+"""#
+
+    /// The evaluation configuration recognizes the one-finger tap and scrolls up.
+    static let evaluation = #"""
+{"fingers":1,"gesture_id":"e:1","kind":"tap","name":"tap","state":"recognized","time_us":10100000,"type":"gesture"}
+{"fingers":2,"gesture_id":"e:2","kind":"tap","name":"two-finger-tap","state":"recognized","time_us":10500000,"type":"gesture"}
+{"direction":"left","fingers":3,"gesture_id":"e:3","kind":"swipe","name":"three-finger-swipe","state":"recognized","time_us":11100000,"type":"gesture"}
+{"direction":"up","dx_mm":0,"dy_mm":0.3,"fingers":2,"gesture_id":"e:4","kind":"pan","name":"scroll","state":"began","time_us":12050000,"type":"gesture"}
+{"direction":"up","dx_mm":0.5,"dy_mm":-12,"fingers":0,"gesture_id":"e:4","kind":"pan","name":"scroll","state":"ended","time_us":12400000,"type":"gesture"}
+"""#
+
+    static func compare() throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "compare-awk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputs = [("gestures", script), ("kernel.evemu", kernel), ("libinput.txt", libinput),
+                      ("shipped.json", shipped), ("evaluation.json", evaluation), ("played.evemu", kernel)]
+        for (name, text) in inputs { try text.write(to: directory.appending(path: name), atomically: true, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/awk")
+        process.arguments = ["-v", "device=pad", "-f", KernelTier.packageRoot.appending(path: "scripts/vm/libinput-compare/compare.awk").path]
+            + inputs.map { directory.appending(path: $0.0).path }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test("libinput's events become one label per burst, on the kernel's clock")
+    func libinputLabels() throws {
+        let lines = try Self.compare()
+        #expect(lines.filter { $0.hasPrefix("libinput ") } == [
+            "libinput pad 1 tap 1", "libinput pad 2 tap 2", "libinput pad 3 swipe 3 left",
+            "libinput pad 4 scroll down", "libinput pad 5 hold 3",
+        ])
+        #expect(lines.filter { $0.hasPrefix("expected ") }.map { $0.split(separator: " ").dropFirst(3).joined(separator: " ") }
+            == ["tap 1", "tap 2", "swipe 3 left", "scroll down", "hold 3"])
+        #expect(lines.contains("unmeasured pad 5 libinput-too-slow"))
+    }
+
+    @Test("only what a configuration can give is compared; unmeasured bursts are not judged")
+    func vocabularies() throws {
+        let lines = try Self.compare()
+        // shipped: no one-finger tap, no scroll on touchpads; burst 5 is unmeasured
+        #expect(lines.contains("agreement pad shipped 2 2"))
+        #expect(lines.contains("notcomparable pad shipped 2 tap 1;scroll down"))
+        #expect(lines.contains("gestured pad shipped 1 none"))
+        #expect(lines.contains("gestured pad shipped 4 none"))
+        // evaluation: the scroll's direction differs
+        #expect(lines.contains("agreement pad evaluation 3 4"))
+        #expect(lines.contains("scripted pad evaluation gestured 3 4"))
+        let disagreements = lines.filter { $0.hasPrefix("disagreement ") }
+        #expect(disagreements.count == 1)
+        #expect(disagreements.first?.hasPrefix("disagreement pad evaluation 4 | drag fingers=2") == true)
+        #expect(disagreements.first?.hasSuffix("| libinput: scroll down | gestured: scroll up") == true)
+    }
+}
