@@ -21,6 +21,11 @@ SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+# Shell completions: where each shell looks on Debian (bash-completion's directory, zsh's
+# vendor-completions in Debian's $fpath, fish's vendor_completions.d).
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
 SCDOC ?= scdoc
@@ -85,6 +90,11 @@ install: man
 	$(INSTALL) -D -m 0644 config/gestured.conf "$(DESTDIR)$(DATADIR)/gestured.conf"
 	$(INSTALL) -D -m 0644 config/actions.conf "$(DESTDIR)$(DATADIR)/actions.conf"
 	$(INSTALL) -d -m 0755 "$(DESTDIR)$(SYSCONFDIR)/gestured/conf.d"
+	for b in $(BINARIES); do \
+	  $(INSTALL) -D -m 0644 completions/bash/$$b "$(DESTDIR)$(BASH_COMPLETION_DIR)/$$b" && \
+	  $(INSTALL) -D -m 0644 completions/zsh/_$$b "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$b" && \
+	  $(INSTALL) -D -m 0644 completions/fish/$$b.fish "$(DESTDIR)$(FISH_COMPLETION_DIR)/$$b.fish" || exit 1; \
+	done
 	@for page in $(MAN_PAGES); do \
 	  name=$${page##*/}; section=$${name##*.}; \
 	  echo "$(INSTALL) -D -m 0644 $$page $(DESTDIR)$(MANDIR)/man$$section/$$name"; \
@@ -100,6 +110,9 @@ uninstall:
 	rm -f "$(DESTDIR)$(SYSUSERS_DIR)/gestured.conf" "$(DESTDIR)$(UDEV_RULES_DIR)/70-gestured.rules"
 	rm -f "$(DESTDIR)$(DATADIR)/gestured.conf" "$(DESTDIR)$(DATADIR)/actions.conf"
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
+	for b in $(BINARIES); do \
+	  rm -f "$(DESTDIR)$(BASH_COMPLETION_DIR)/$$b" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$b" "$(DESTDIR)$(FISH_COMPLETION_DIR)/$$b.fish"; \
+	done
 	@for page in $(MAN_PAGES); do \
 	  name=$${page##*/}; section=$${name##*.}; \
 	  echo "rm -f $(DESTDIR)$(MANDIR)/man$$section/$$name"; rm -f "$(DESTDIR)$(MANDIR)/man$$section/$$name"; \
