@@ -10,6 +10,7 @@ end
 complete -c gestured -l dry-run -x -a '(__gestured_nodes)' -d 'watch one device'
 complete -c gestured -l replay -r -F -d 'replay a recording'
 complete -c gestured -l description -r -F -d 'device description for a recording without one'
+complete -c gestured -l svg -r -F -d 'with --replay: draw what happened as SVG'
 complete -c gestured -l realtime -d "replay at the recording's pace"
 complete -c gestured -l speed -x -d 'pace multiplier'
 complete -c gestured -l demo -d 'replay the bundled recording through the daemon'
