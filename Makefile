@@ -28,6 +28,8 @@ ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/vendor-completions
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
+# Extra flags for swift build; the Debian package passes --static-swift-stdlib (debian/rules).
+SWIFT_BUILD_FLAGS ?=
 SCDOC ?= scdoc
 # release for packages; `make install CONFIGURATION=debug` installs the debug build
 # (scripts/lint.sh does, to check the install tree without a release build).
@@ -46,8 +48,8 @@ USER_UNITS := gesturectl-run.service
 all: build man
 
 build:
-	$(SWIFT) build -c $(CONFIGURATION) --product gestured
-	$(SWIFT) build -c $(CONFIGURATION) --product gesturectl
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gestured
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gesturectl
 
 man: $(MAN_PAGES)
 

@@ -100,7 +100,7 @@ usr/share/man/man${name##*.}/$name"
 fi
 
 # 4. Shell scripts parse, completions included (each in its own shell, when installed).
-for script in scripts/*.sh scripts/vm/*.sh .ci/run completions/bash/*; do
+for script in scripts/*.sh scripts/vm/*.sh scripts/release/*.sh .ci/run completions/bash/*; do
   [ -f "$script" ] && { bash -n "$script" || fail "$script does not parse"; }
 done
 if command -v zsh >/dev/null; then

@@ -142,7 +142,9 @@ public enum GesturedCommand {
         switch ConfigLoader.load(mainPath: path) {
         case .success(let loaded):
             for warning in loaded.warnings { writeStandardError(warning + "\n") }
-            writeStandardOutput("\(loaded.path ?? "built-in defaults"): OK, \(loaded.gestureCount) gestures\n")
+            // Without /etc/gestured/gestured.conf the vendor file is what was checked, when installed.
+            let checked = loaded.path ?? (Files.exists(ConfigPaths.vendor) ? ConfigPaths.vendor : "built-in defaults")
+            writeStandardOutput("\(checked): OK, \(loaded.gestureCount) gestures\n")
             return .success
         case .failure(let failure):
             for line in failure.lines { writeStandardError(line + "\n") }
