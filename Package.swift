@@ -73,7 +73,7 @@ let package = Package(
         // The recognition-quality evaluation over the shared corpus (docs/evaluation.md).
         .executableTarget(
             name: "gestured-eval",
-            dependencies: ["GestureEngine", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport"],
+            dependencies: ["GestureEngine", "GesturedConfig", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport"],
             swiftSettings: strictSettings
         ),
         // Benchmarks (docs/benchmarks.md); its C target (malloc counting, a nanosecond clock) is linked into it only.

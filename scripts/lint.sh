@@ -78,6 +78,10 @@ usr/share/gestured/actions.conf
 usr/share/gestured/gestured.conf
 usr/share/zsh/vendor-completions/_gestured
 usr/share/zsh/vendor-completions/_gesturectl"
+    for quirks in config/quirks/*.quirks; do
+      expected="$expected
+usr/share/gestured/quirks/$(basename "$quirks")"
+    done
     for page in docs/man/*.scd; do
       name=$(basename "$page" .scd)
       expected="$expected

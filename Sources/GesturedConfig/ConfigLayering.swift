@@ -6,6 +6,9 @@ public enum ConfigPaths {
     public static let main = "/etc/gestured/gestured.conf"
     /// Drop-ins, read in lexical order after the main file.
     public static let dropInDirectory = "/etc/gestured/conf.d"
+    /// The shipped device quirks (`config/quirks/*.quirks`), then the administrator's.
+    public static let vendorQuirks = "/usr/share/gestured/quirks"
+    public static let localQuirks = "/etc/gestured/quirks"
 }
 
 /// gestured.conf(5)'s layering, as a list of files: the daemon (`ConfigLoader`) and

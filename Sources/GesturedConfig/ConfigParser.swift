@@ -63,7 +63,7 @@ private struct MergedSection {
     var orderedEntries: [INIEntry] { keyOrder.compactMap { entries[$0] } }
 }
 
-private let sectionTypes = ["Daemon", "Device", "Gesture"]
+private let sectionTypes = ["Daemon", "TouchFilter", "Device", "Gesture"]
 
 private struct ConfigParser {
     var diagnostics = DiagnosticCollector()
@@ -92,8 +92,8 @@ private struct ConfigParser {
             return
         }
         switch (section.type, section.name) {
-        case ("Daemon", .some):
-            diagnostics.error(section.nameLocation, "[Daemon] takes no name", hint: "write [Daemon]")
+        case ("Daemon", .some), ("TouchFilter", .some):
+            diagnostics.error(section.nameLocation, "[\(section.type)] takes no name", hint: "write [\(section.type)]")
             return
         case ("Device", nil), ("Gesture", nil):
             diagnostics.error(
@@ -136,6 +136,13 @@ private struct ConfigParser {
                 return false
             }
             var scratch = DaemonSettings()
+            reportValueError(entry) { v throws(ValueError) in try spec.apply(&scratch, v) }
+        case "TouchFilter":
+            guard let spec = touchFilterKeys.first(where: { $0.name == entry.key }) else {
+                unknownKey(entry, header: header, candidates: touchFilterKeys.map(\.name))
+                return false
+            }
+            var scratch = TouchFilterSettings()
             reportValueError(entry) { v throws(ValueError) in try spec.apply(&scratch, v) }
         case "Device":
             guard let spec = deviceKeys.first(where: { $0.name == entry.key }) else {
@@ -225,6 +232,15 @@ private struct ConfigParser {
                         entry.valueLocation,
                         "ClientQueueSoft= (\(configuration.daemon.clientQueueSoft)) must not exceed ClientQueueHard= (\(configuration.daemon.clientQueueHard))"
                     )
+                }
+            case "TouchFilter":
+                for entry in section.orderedEntries {
+                    guard let spec = touchFilterKeys.first(where: { $0.name == entry.key }) else { continue }
+                    do {
+                        try spec.apply(&configuration.touchFilter, entry.value)
+                    } catch {
+                        report(error, for: entry)
+                    }
                 }
             case "Device":
                 var rule = DeviceRule(name: section.name ?? "")

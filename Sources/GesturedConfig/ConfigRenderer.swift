@@ -6,7 +6,7 @@ extension Configuration {
     /// configuration back exactly; `gestured --check-config` prints it as the effective
     /// configuration (like `systemd-analyze cat-config`).
     public func rendered() -> String {
-        var sections = [ConfigRenderer.render(daemon)]
+        var sections = [ConfigRenderer.render(daemon), ConfigRenderer.render(touchFilter)]
         sections += deviceRules.map(ConfigRenderer.render)
         sections += gestures.map(ConfigRenderer.render)
         return sections.joined(separator: "\n")

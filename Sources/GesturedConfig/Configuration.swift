@@ -132,6 +132,8 @@ extension DeviceSettings {
 /// A parsed, validated configuration.
 public struct Configuration: Hashable, Sendable {
     public var daemon = DaemonSettings()
+    /// `[TouchFilter]`: the touch filter's thresholds before any device's quirks.
+    public var touchFilter = TouchFilterSettings()
     /// `[Device]` rules in file order (main file, then drop-ins); later rules override.
     public var deviceRules: [DeviceRule] = []
     /// `[Gesture]` sections in declaration order (the engine's tie-break order).

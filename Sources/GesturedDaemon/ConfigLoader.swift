@@ -8,6 +8,20 @@ import GesturedSystem
 public struct DeviceSetup: Sendable {
     public var configuration: EngineConfiguration
     public var device: DeviceDescription
+    /// The touch filter's thresholds (`[TouchFilter]`) with the device's quirks applied.
+    public var filterSettings = TouchFilterSettings()
+    /// The quirks that matched the device.
+    public var quirks = DeviceQuirks()
+
+    public init(
+        configuration: EngineConfiguration, device: DeviceDescription, filterSettings: TouchFilterSettings = TouchFilterSettings(),
+        quirks: DeviceQuirks = DeviceQuirks()
+    ) {
+        self.configuration = configuration
+        self.device = device
+        self.filterSettings = filterSettings
+        self.quirks = quirks
+    }
 }
 
 /// A configuration that loaded, ready for the daemon.
@@ -17,6 +31,9 @@ public struct LoadedConfiguration: Sendable {
     public var configuration: Configuration
     /// `file:line:column: warning: …` lines.
     public var warnings: [String]
+    /// The device database (``ConfigPaths/vendorQuirks`` or the built-in copy, then
+    /// ``ConfigPaths/localQuirks``).
+    public var quirks = QuirkDatabase()
 
     public var daemon: DaemonSettings { configuration.daemon }
     public var gestureCount: Int { configuration.gestures.count }
@@ -36,13 +53,16 @@ public struct LoadedConfiguration: Sendable {
     /// gesture applies to.
     public var configurator: DeviceConfigurator {
         let configuration = self.configuration
+        let database = quirks
         return { device, kind, udevProperties in
             let settings = configuration.deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
             guard !settings.isDisabled else { return nil }
             let adjusted = settings.applying(to: device)
             let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
-            return DeviceSetup(configuration: engine, device: adjusted)
+            let quirks = database.quirks(for: adjusted, udevProperties: udevProperties)
+            return DeviceSetup(
+                configuration: engine, device: adjusted, filterSettings: configuration.touchFilter.applying(quirks), quirks: quirks)
         }
     }
 }
@@ -80,6 +100,33 @@ public enum ConfigLoader {
         if result.hasErrors {
             return .failure(ConfigLoadFailure(path: path ?? "<built-in>", lines: result.errors.map(\.rendered) + result.warnings.map(\.rendered)))
         }
-        return .success(LoadedConfiguration(path: path, configuration: result.configuration, warnings: result.warnings.map(\.rendered)))
+        var loaded = LoadedConfiguration(path: path, configuration: result.configuration, warnings: result.warnings.map(\.rendered))
+        switch loadQuirks() {
+        case .success(let database): loaded.quirks = database
+        case .failure(let failure): return .failure(failure)
+        }
+        return .success(loaded)
+    }
+
+    /// The quirks files: the vendor directory's (or the built-in copies when it is absent),
+    /// then the administrator's, each directory in file-name order.
+    public static func loadQuirks(
+        vendorDirectory: String = ConfigPaths.vendorQuirks, localDirectory: String = ConfigPaths.localQuirks
+    ) -> Result<QuirkDatabase, ConfigLoadFailure> {
+        var files: [(name: String, contents: String)] = []
+        let vendor = Files.exists(vendorDirectory) ? Files.listDirectory(vendorDirectory, suffix: ".quirks") : []
+        if vendor.isEmpty { files += EmbeddedResources.defaultQuirks }
+        for file in vendor + Files.listDirectory(localDirectory, suffix: ".quirks") {
+            do {
+                files.append((file, try Files.readText(path: file)))
+            } catch {
+                return .failure(ConfigLoadFailure(path: file, lines: ["\(file): \(error.userFacingDescription)"]))
+            }
+        }
+        let (database, diagnostics) = QuirkDatabase.parse(files)
+        guard diagnostics.isEmpty else {
+            return .failure(ConfigLoadFailure(path: diagnostics[0].file, lines: diagnostics.map(\.rendered)))
+        }
+        return .success(database)
     }
 }

@@ -27,6 +27,8 @@ public struct GesturePipeline: Sendable {
         self.device = device
         self.assembler = FrameAssembler(device: device, maxTouches: configuration.maxTouches)
         self.filter = TouchFilter(device: device, settings: filterSettings)
+        // Decisions are kept only when one is made (a flagged touch), never on a steady frame.
+        self.filter.recordsDecisions = true
         self.engine = GestureEngine(device: device, configuration: Self.devicePolicy(configuration, device: device))
     }
 
@@ -176,6 +178,8 @@ public struct GesturePipeline: Sendable {
 
     /// Assembler and engine diagnostics since the last call, for the caller to log.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
-        assembler.drainDiagnostics() + engine.drainDiagnostics()
+        let decisions = filter.drainDecisions()
+        let diagnostics = assembler.drainDiagnostics() + engine.drainDiagnostics()
+        return decisions.isEmpty ? diagnostics : diagnostics + decisions.map(EngineDiagnostic.touchFilter)
     }
 }

@@ -145,12 +145,51 @@ public enum GesturedCommand {
             // Without /etc/gestured/gestured.conf the vendor file is what was checked, when installed.
             let checked = loaded.path ?? (Files.exists(ConfigPaths.vendor) ? ConfigPaths.vendor : "built-in defaults")
             writeStandardOutput("\(checked): OK, \(loaded.gestureCount) gestures\n")
+            writeStandardOutput(policyReport(loaded))
             return .success
         case .failure(let failure):
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
         }
     }
+}
+
+/// What `--check-config` prints after its verdict: the quirks loaded, the touch filter's
+/// thresholds as they run, and what the touchpad policy (``GesturePipeline/devicePolicy``)
+/// changes in the configured gestures on a touchpad — computed by the same functions the
+/// daemon applies, so what runs is what the check prints.
+func policyReport(_ loaded: LoadedConfiguration) -> String {
+    var text = "\n# device quirks: \(loaded.quirks.sections.count) section(s)\n"
+    for section in loaded.quirks.sections { text += "#   [\(section.name)] \(section.origin)\n" }
+    text += "\n# the touch filter as it runs (each device's quirks then apply over it)\n"
+    text += loaded.configuration.touchFilter.rendered
+    let touchpad = DeviceDescription(
+        name: "any touchpad", properties: [.pointer], codes: [.btnToolFinger],
+        axes: [
+            EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 4),
+            EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+            EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+        ])
+    let configured = loaded.configuration.engineConfiguration(for: touchpad, kind: .touchpad)
+    let adjusted = GesturePipeline.devicePolicy(configured, device: touchpad)
+    text += "\n# the touchpad policy (GesturePipeline.devicePolicy): what it changes on a touchpad\n"
+    var changed = 0
+    for (before, after) in zip(configured.recognizers, adjusted.recognizers) where before != after {
+        let old = Set(before.rendered.split(separator: "\n"))
+        var lines = after.rendered.split(separator: "\n").filter { !old.contains($0) }.map(String.init)
+        // Two of the policy's changes have no key of their own.
+        switch (before.kind, after.kind) {
+        case (.pan(let b), .pan(let a)) where a.tracksOnlyWithMinimumTouches != b.tracksOnlyWithMinimumTouches:
+            lines.append("(pans only while its minimum number of fingers is down)")
+        case (.pinch(let b), .pinch(let a)) where a.requiresOpposingMotion != b.requiresOpposingMotion:
+            lines.append("(begins only when the fingers move apart or together)")
+        default: break
+        }
+        text += "# [Gesture \(after.name)] \(lines.joined(separator: " "))\n"
+        changed += 1
+    }
+    if changed == 0 { text += "# (nothing: no pinch, pan or tap gesture)\n" }
+    return text
 }
 
 /// Prints published events to standard output, in order, off the input queue.

@@ -51,7 +51,7 @@ extension InputHub {
         let configuration = setup.configuration
         let session = ReplaySession(
             node: node,
-            pipeline: GesturePipeline(node: node, device: setup.device, configuration: configuration),
+            pipeline: GesturePipeline(node: node, device: setup.device, configuration: configuration, filterSettings: setup.filterSettings),
             events: events,
             pacing: pacing,
             completion: completion
@@ -75,6 +75,7 @@ extension InputHub {
     }
 
     private func publishReplay(_ outputs: [EngineOutput], _ session: ReplaySession) {
+        logReplayDecisions(session)
         guard !outputs.isEmpty else { return }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches))
@@ -110,6 +111,29 @@ extension InputHub {
             session.timer = loop.makeTimer { [weak self] in self?.assumeIsolated { $0.stepReplay(node) } }
         }
         session.timer?.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + delay)
+    }
+
+    /// The touch filter's decisions with their reasons (`--verbose`, or `--touches`, which
+    /// prints them beside the touches they concern) and the state transitions (`--verbose`).
+    private func logReplayDecisions(_ session: ReplaySession) {
+        for diagnostic in session.pipeline.drainDiagnostics() {
+            switch diagnostic {
+            case .touchFilter(let decision):
+                let fields = [
+                    ("device.node", session.node), ("time_us", String(decision.timestamp.microseconds)),
+                    ("decision", decision.description),
+                ]
+                if publisher.wantsTouches {
+                    logger.notice("Touch filter decision", fields)
+                } else {
+                    logger.debug("Touch filter decision", fields)
+                }
+            case .transition:
+                logger.debug("Gesture state transition", [("device.node", session.node), ("transition", diagnostic.description)])
+            case .kernelBug, .engineBug, .configuration:
+                logger.warning("Device or engine problem, ignoring", [("device.node", session.node), ("problem", diagnostic.description)])
+            }
+        }
     }
 
     /// Stops every replay: gestures in flight are cancelled, as for an unplugged device.

@@ -110,7 +110,8 @@ public actor InputHub {
             kind: kind,
             device: device,
             udevProperties: udevProperties,
-            pipeline: GesturePipeline(node: node, device: setup.device, configuration: setup.configuration)
+            pipeline: GesturePipeline(
+                node: node, device: setup.device, configuration: setup.configuration, filterSettings: setup.filterSettings)
         )
         let configuration = setup.configuration
         do {
@@ -272,6 +273,10 @@ public actor InputHub {
             switch diagnostic {
             case .transition:
                 logger.debug("Gesture state transition", [("device.node", session.node), ("transition", diagnostic.description)])
+            case .touchFilter(let decision):
+                logger.debug(
+                    "Touch filter decision",
+                    [("device.node", session.node), ("time_us", String(decision.timestamp.microseconds)), ("decision", decision.description)])
             case .kernelBug, .engineBug, .configuration:
                 let now = MonotonicClock.nowMicroseconds()
                 switch session.diagnosticLimiter.check(now: now) {

@@ -111,6 +111,9 @@ public struct Evaluator: Sendable {
         if let descriptionPath = expectation.descriptionPath ?? matchingDescription(for: path) {
             let descriptionFile = corpus + "/devices/" + descriptionPath
             description = try RecordingParser.parseDescription(try Files.readText(path: descriptionFile), fileName: descriptionFile)
+            // The ChromiumOS board descriptions carry no name or ids: give them the device's
+            // (BoardIdentity.swift), so the quirks match them as they would the hardware.
+            if let identity = BoardIdentity.identity(forDescription: descriptionPath) { identity.apply(to: &description!) }
         }
         var recording = try RecordingLoader.parse(text: text, name: full, description: description)
         // A header-less recording (or an `A:`-only description) cannot say what kind of device
@@ -124,6 +127,8 @@ public struct Evaluator: Sendable {
         guard let setup = configuration.configurator(recording.device, kind, [:]) else {
             throw EvaluationError(description: "no gesture of the configuration applies to this device")
         }
+        // The quirks that matched the device apply to the evaluation's filter settings too.
+        let filterSettings = self.filterSettings.isEnabled ? self.filterSettings.applying(setup.quirks) : self.filterSettings
         var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.finishReplay()
@@ -132,7 +137,7 @@ public struct Evaluator: Sendable {
             return nil
         })
         if trace {
-            traceFilteredFrames(recording.events, device: setup.device)
+            traceFilteredFrames(recording.events, device: setup.device, settings: filterSettings)
             for output in outputs {
                 switch output {
                 case .gesture(let e):
@@ -146,7 +151,8 @@ public struct Evaluator: Sendable {
         var observation = Self.observation(of: outputs)
         if !fingerCounts.isEmpty {
             observation.lastFrameWithAtLeast = lastFrames(
-                recording.events, device: setup.device, maxTouches: setup.configuration.maxTouches, counts: fingerCounts)
+                recording.events, device: setup.device, maxTouches: setup.configuration.maxTouches, counts: fingerCounts,
+                settings: filterSettings)
         }
         return observation
     }
@@ -155,9 +161,11 @@ public struct Evaluator: Sendable {
     /// with at least that many touches down (began, moved or stationary). The pipeline does
     /// not expose its frames, so the same assembler and filter run alongside it, as for
     /// `--trace`.
-    private func lastFrames(_ events: [RawEvent], device: DeviceDescription, maxTouches: Int, counts: Set<Int>) -> [Int: Int64] {
+    private func lastFrames(
+        _ events: [RawEvent], device: DeviceDescription, maxTouches: Int, counts: Set<Int>, settings: TouchFilterSettings
+    ) -> [Int: Int64] {
         var assembler = FrameAssembler(device: device, maxTouches: maxTouches)
-        var filter = TouchFilter(device: device, settings: filterSettings)
+        var filter = TouchFilter(device: device, settings: settings)
         var last: [Int: Int64] = [:]
         func note(_ frame: Frame) {
             let down = frame.touches.count { $0.phase == .began || $0.phase == .moved || $0.phase == .stationary }
@@ -173,9 +181,9 @@ public struct Evaluator: Sendable {
 
     /// Prints what the touch filter passes on, frame by frame (the same assembler and filter
     /// as the pipeline, run alongside it): `time [count] #id phase (x, y) …`.
-    private func traceFilteredFrames(_ events: [RawEvent], device: DeviceDescription) {
+    private func traceFilteredFrames(_ events: [RawEvent], device: DeviceDescription, settings: TouchFilterSettings) {
         var assembler = FrameAssembler(device: device)
-        var filter = TouchFilter(device: device, settings: filterSettings)
+        var filter = TouchFilter(device: device, settings: settings)
         func line(_ frame: Frame, _ tag: String) {
             let touches = frame.touches.map { t in
                 "#\(t.id.rawValue) \(t.phase.rawValue) (\(formatMM(t.position.x)), \(formatMM(t.position.y)))"

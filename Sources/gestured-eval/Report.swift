@@ -1,8 +1,13 @@
 /// The evaluation's figures and its printed table.
 public struct EvaluationReport: Sendable {
     public var results: [RecordingResult]
+    /// The tuning / validation split the figures are also reported by (nil: not reported).
+    public var split: EvaluationSplit?
 
-    public init(results: [RecordingResult]) { self.results = results }
+    public init(results: [RecordingResult], split: EvaluationSplit? = nil) {
+        self.results = results
+        self.split = split
+    }
 
     public var passed: Int { results.count(where: \.passed) }
     public var total: Int { results.count }
@@ -58,6 +63,7 @@ public struct EvaluationReport: Sendable {
             let rows = results.filter { $0.expectation.device == device }
             lines.append("  " + pad(device, 50) + cell(rows))
         }
+        if let split { lines += splitLines(split) }
         lines.append("")
         let palms = palmFigures
         lines.append(
@@ -79,6 +85,38 @@ public struct EvaluationReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Figures per group of the split (folder or board) and per set, each with its
+    /// palm/thumb-alone figure.
+    func splitLines(_ split: EvaluationSplit) -> [String] {
+        func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text : text + String(repeating: " ", count: n - text.count) }
+        func figures(_ rows: [RecordingResult]) -> String {
+            let passed = rows.count(where: \.passed)
+            let palms = rows.filter { $0.expectation.category == "palm/thumb alone" }
+            let rate = rows.isEmpty ? 0 : Double(passed) * 100 / Double(rows.count)
+            var text = pad("\(passed)/\(rows.count)", 10) + "(\(percent(rate)))"
+            if !palms.isEmpty { text = pad(text, 19) + " palm/thumb alone producing nothing \(palms.count(where: \.passed))/\(palms.count)" }
+            return text
+        }
+        var lines = ["", "tuning and validation (config/evaluation-split):"]
+        for set in EvaluationSet.allCases {
+            for group in split.groups where group.set == set {
+                let rows = results.filter { split.group(of: $0.path)?.prefix == group.prefix }
+                if rows.isEmpty { continue }
+                lines.append("  " + pad(set.rawValue, 12) + pad(group.prefix, 52) + figures(rows))
+            }
+            let rows = results.filter { split.group(of: $0.path)?.set == set }
+            lines.append("  " + pad(set.rawValue + " set", 64) + figures(rows))
+        }
+        return lines
+    }
+
+    /// Passing and total recordings of one set of the split.
+    public func figures(set: EvaluationSet) -> (passed: Int, total: Int) {
+        guard let split else { return (0, 0) }
+        let rows = results.filter { split.group(of: $0.path)?.set == set }
+        return (rows.count(where: \.passed), rows.count)
+    }
+
     /// The groups a baseline records, so a test can evaluate them in parallel: the corpus
     /// folders, by path prefix.
     public static let baselineGroups = [
@@ -98,6 +136,12 @@ public struct EvaluationReport: Sendable {
         for group in Self.baselineGroups {
             let f = figures(group: group)
             text += "\(group) \(f.passed) \(f.total)\n"
+        }
+        if split != nil {
+            for set in EvaluationSet.allCases {
+                let f = figures(set: set)
+                text += "\(set.rawValue) \(f.passed) \(f.total)\n"
+            }
         }
         text += "all \(passed) \(total)\n"
         return text

@@ -3,7 +3,7 @@ import Testing
 @testable import GestureEngine
 
 /// A 100 × 60 mm clickpad (10 units/mm) with a 0…255 pressure axis.
-private let pad = DeviceDescription(
+let pad = DeviceDescription(
     name: "test pad",
     properties: [.pointer, .buttonpad],
     codes: [.btnToolFinger, .btnLeft],
@@ -17,7 +17,7 @@ private let pad = DeviceDescription(
 )
 
 /// The same pad tracking only two slots, counting up to four fingers (a Cr-48-class pad).
-private let twoSlotPad = DeviceDescription(
+let twoSlotPad = DeviceDescription(
     name: "two-slot pad",
     properties: [.pointer],
     codes: [.btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap],
@@ -31,9 +31,9 @@ private let twoSlotPad = DeviceDescription(
 )
 
 /// The Cypress pad of the 2012 Chromebooks as its description reads (1280 × 680, 12/10
-/// units/mm, pressure 0…255): what ``DeviceQuirk`` matches.
+/// units/mm, pressure 0…255), named as the kernel names it.
 private let cypressPad = DeviceDescription(
-    name: "", properties: [.pointer],
+    name: "Cypress APA Trackpad (cyapa)", properties: [.pointer],
     axes: [
         EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 14),
         EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1280, resolution: 12),
@@ -41,9 +41,21 @@ private let cypressPad = DeviceDescription(
         EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
     ])
 
+/// What config/quirks/50-cypress-cyapa.quirks says about that pad (GesturedConfigTests check
+/// the file parses to this).
+let cypressQuirks: DeviceQuirks = {
+    var quirks = DeviceQuirks()
+    quirks.palmPressureAtLanding = 63
+    quirks.palmReturnWait = 0.15
+    quirks.sensorJumpStep = 1
+    quirks.boxSize = 1
+    quirks.dropsConfirmedMotion = true
+    return quirks
+}()
+
 /// Builds assembler-like frames touch by touch (positions in mm, times in s) and runs them
 /// through a filter, keeping every delivered touch.
-private struct FilterRun {
+struct FilterRun {
     var filter: TouchFilter
     var positions: [UInt64: PhysicalPoint] = [:]
     var starts: [UInt64: (PhysicalPoint, Timestamp)] = [:]
@@ -75,9 +87,12 @@ private struct FilterRun {
         delivered.append(filter.filter(frame)?.touches)
     }
 
-    /// Every delivered (id, phase) in order.
+    /// Every delivered (id, phase, flags) in order: `1 ended noTap(.afterScroll)`.
     var phases: [String] {
-        delivered.compactMap { $0 }.flatMap { $0 }.map { "\($0.id.rawValue) \($0.phase.rawValue)" }
+        delivered.compactMap { $0 }.flatMap { $0 }.map { touch in
+            let flags = touch.flags.isEmpty ? "" : " \(touch.flags)"
+            return "\(touch.id.rawValue) \(touch.phase.rawValue)\(flags)"
+        }
     }
 }
 
@@ -114,7 +129,7 @@ struct FilterTests {
         run.frame(0.30, [(1, .moved, 52, 30, 250)])
         run.frame(0.40, [(1, .moved, 53, 30, 250)])
         run.frame(0.50, [(1, .ended, 53, 30, 250)])
-        #expect(run.phases == ["1 began", "1 moved", "1 cancelled"])
+        #expect(run.phases == ["1 began", "1 moved", "1 cancelled palm(.pressure)"])
     }
 
     @Test("with dropsConfirmedMotion a contact confirmed moves on from where it landed, alone or joined by a second finger")
@@ -154,7 +169,7 @@ struct FilterTests {
         run.frame(0.10, [(1, .moved, 58, 30, 250)])
         let positions = run.delivered.compactMap { $0 }.flatMap { $0 }.map(\.position.x)
         #expect(positions == [50, 50, 50])
-        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled palm(.pressure)"])
     }
 
     @Test("an edge-band contact is held back: leaving the band in time makes a finger, staying makes a palm")
@@ -206,7 +221,7 @@ struct FilterTests {
         run.frame(0.30, [(2, .moved, 96, 40, 20)])
         run.frame(0.40, [(2, .ended, 96, 40, 20)])
         run.frame(1.00, [])
-        #expect(run.phases.last == "1 cancelled")
+        #expect(run.phases.last == "1 ended noTap(.handLanding)")
         #expect(!run.phases.contains("2 began"))
         // The same tap with the edge contact landing 0.3 s later (a resting palm is no part of
         // the tap's landing): the tap ends.
@@ -270,7 +285,7 @@ struct FilterTests {
         run.frame(0.00, [(1, .began, 50, 30, 40)])
         run.frame(0.016, [(1, .ended, 50, 30, 40)])
         run.frame(0.10, [])
-        #expect(run.phases == ["1 began", "1 cancelled"])
+        #expect(run.phases == ["1 began", "1 ended noTap(.glitch)"])
         // 30 ms: a (very short) tap.
         var longer = FilterRun()
         longer.frame(0.00, [(1, .began, 50, 30, 40)])
@@ -399,7 +414,7 @@ struct FilterTests {
         run.frame(0.30, [(4, .began, 31, 30, 20)])
         run.frame(0.35, [(4, .ended, 31, 30, 20)])
         run.frame(0.50, [])
-        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled"])
+        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled palm(.flicker)"])
     }
 
     @Test("a pad counting more fingers than its slots gets fake ones following the topmost finger")
@@ -467,7 +482,7 @@ struct FilterTests {
         #expect(run.phases == ["5 began", "5 moved"])
     }
 
-    @Test("a short touch during or just after a scroll ends cancelled; one later ends as a tap")
+    @Test("a short touch during or just after a scroll is no tap (afterScroll); one later ends as a tap")
     func noTapAroundScroll() {
         var run = FilterRun()
         run.frame(0.00, [(1, .began, 40, 20, 20), (2, .began, 60, 20, 20)])
@@ -480,11 +495,11 @@ struct FilterTests {
         run.frame(1.00, [(5, .began, 50, 30, 20)])
         run.frame(1.07, [(5, .ended, 50, 30, 20)])
         run.frame(1.50, [])
-        let ends = run.phases.filter { $0.hasSuffix("ended") || $0.hasSuffix("cancelled") }
-        #expect(ends == ["1 ended", "2 ended", "3 cancelled", "4 cancelled", "5 ended"])
+        let ends = run.phases.filter { $0.contains(" ended") || $0.contains(" cancelled") }
+        #expect(ends == ["1 ended", "2 ended", "3 ended noTap(.afterScroll)", "4 ended noTap(.afterScroll)", "5 ended"])
     }
 
-    @Test("a touch too light to tap (a hovering thumb brushing the pad) ends cancelled; a finger tap ends")
+    @Test("a touch too light to tap (a hovering thumb brushing the pad) is no tap (tooLight); a finger tap ends")
     func tooLightToTap() {
         var run = FilterRun()
         run.frame(0.00, [(1, .began, 50, 30, 4)])
@@ -494,7 +509,7 @@ struct FilterTests {
         run.frame(0.55, [(2, .moved, 50, 30, 27)])
         run.frame(0.58, [(2, .ended, 50, 30, 27)])
         run.frame(1.00, [])
-        #expect(run.phases == ["1 began", "1 stationary", "1 cancelled", "2 began", "2 stationary", "2 ended"])
+        #expect(run.phases == ["1 began", "1 stationary", "1 ended noTap(.tooLight)", "2 began", "2 stationary", "2 ended"])
         // A pad that declares pressure but never sends it (every contact at the kernel's
         // initial 0) is not judged: its taps end.
         var silent = FilterRun()
@@ -513,7 +528,7 @@ struct FilterTests {
         unsent.frame(0.55, [(2, .stationary, 20, 30, nil)])
         unsent.frame(0.58, [(2, .ended, 20, 30, nil)])
         unsent.frame(1.00, [])
-        #expect(unsent.phases == ["1 began", "1 ended", "2 began", "2 stationary", "2 cancelled"])
+        #expect(unsent.phases == ["1 began", "1 ended", "2 began", "2 stationary", "2 ended noTap(.tooLight)"])
     }
 
     @Test("a contact down only while the pad said nothing touches (BTN_TOUCH up) is hovering: no tap")
@@ -527,8 +542,8 @@ struct FilterTests {
         run.frame(0.15, [(2, .moved, 51.5, 30, 40)], count: 0)
         run.frame(0.19, [(2, .ended, 51.5, 30, 40)], count: 0)
         run.frame(0.50, [])
-        let ends = run.phases.filter { $0.hasSuffix("ended") || $0.hasSuffix("cancelled") }
-        #expect(ends == ["1 ended", "2 cancelled"])
+        let ends = run.phases.filter { $0.contains(" ended") || $0.contains(" cancelled") }
+        #expect(ends == ["1 ended", "2 ended noTap(.hovering)"])
         // The same contact touching in one of its frames (the key came a frame late) taps, and
         // a device that reports no finger count is not judged.
         var late = FilterRun()
@@ -561,7 +576,7 @@ struct FilterTests {
             return run
         }
         let split = drag(second: 60, thumbAfter: 63)
-        #expect(split.phases.contains("2 cancelled"))
+        #expect(split.phases.contains("2 ended noTap(.split)"))
         #expect(!split.phases.contains("2 ended"))
         // A finger tapping beside the thumb takes no pressure from it: its tap ends.
         let tap = drag(second: 60, thumbAfter: 128)
@@ -588,7 +603,7 @@ struct FilterTests {
         run.frame(0.56, [(1, .stationary, 60, 30, 40), (2, .ended, 30, 30, 40)], count: 3)
         run.frame(1.00, [(1, .ended, 60, 30, 40)], count: 0)
         run.frame(1.50, [])
-        #expect(run.phases.contains("2 cancelled"))
+        #expect(run.phases.contains("2 ended noTap(.trackingLost)"))
         #expect(!run.phases.contains("2 ended"))
         // The same touch lifting, the count dropping to one: a tap.
         var lifted = FilterRun()
@@ -631,7 +646,7 @@ struct FilterTests {
         #expect(three.last?.phase == .ended)
         // Its first known pressure is judged as a landing one: where a contact landing at
         // 63/255 is a palm (the Cypress quirk), one whose first pressure is 70 is never delivered.
-        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0))
+        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63))
         landing.frame(0.00, [(1, .began, 50, 30, 40)])
         landing.frame(0.05, [(1, .ended, 50, 30, 40)])
         landing.frame(1.00, [(2, .began, 30, 30, nil)])
@@ -665,7 +680,7 @@ struct FilterTests {
         run.frame(0.24, [(1, .moved, 50, 30, 40)])
         run.frame(0.25, [(1, .ended, 50, 30, 40)])
         run.frame(0.50, [])
-        #expect(run.phases.last == "1 cancelled")
+        #expect(run.phases.last == "1 cancelled palm(.wobble)")
         #expect(!run.phases.contains("1 ended"))
         // A finger going right and back left slows down before it turns: it stays a finger.
         var finger = FilterRun(two)
@@ -676,7 +691,7 @@ struct FilterTests {
         finger.frame(0.40, [(1, .ended, 45, 30, 40)])
         finger.frame(0.50, [])
         #expect(finger.phases.last == "1 ended")
-        #expect(!finger.phases.contains("1 cancelled"))
+        #expect(!finger.phases.contains { $0.hasPrefix("1 cancelled") })
         // Beside another finger the rule is off (two close fingers landing make the sensor
         // jump between them), and with palmReversalCount 0 (the default) it is off everywhere.
         var off = FilterRun()
@@ -692,12 +707,12 @@ struct FilterTests {
         }
         pair.frame(0.25, [(1, .ended, 50, 30, 40), (2, .ended, 70, 30, 40)])
         pair.frame(0.50, [])
-        #expect(!pair.phases.contains("1 cancelled"))
+        #expect(!pair.phases.contains { $0.hasPrefix("1 cancelled") })
     }
 
     @Test("a short pressing touch waits for a palm's return: a palm back makes it no tap, a light second tap ends it first")
     func palmReturn() {
-        let settings = TouchFilterSettings(palmPressureAtBegin: 63.0 / 255.0, palmReturnWait: 0.15)
+        let settings = TouchFilterSettings(palmPressureAtBegin: 63, palmReturnWait: 0.15)
         func touchThen(_ second: Int32, settings: TouchFilterSettings) -> FilterRun {
             var run = FilterRun(settings)
             run.frame(0.00, [(1, .began, 50, 30, 20)])
@@ -709,7 +724,7 @@ struct FilterTests {
             return run
         }
         // The palm lands at 63 again 70 ms after lifting, 2 mm away: the first touch is no tap.
-        #expect(touchThen(63, settings: settings).phases == ["1 began", "1 stationary", "1 cancelled"])
+        #expect(touchThen(63, settings: settings).phases == ["1 began", "1 stationary", "1 ended noTap(.palmReturned)"])
         // A finger's second tap lands light: the first tap ends before it begins.
         #expect(touchThen(30, settings: settings).phases == ["1 began", "1 stationary", "1 ended", "2 began", "2 ended"])
         // Without the wait the first lift is out after the 40 ms lift delay, a tap.
@@ -766,13 +781,37 @@ struct FilterTests {
         // The two lowest, the thumb and the third finger, are 40 mm apart across and 36 mm
         // vertically: the thumb ends (it rested 0.5 s) in a frame before the third begins.
         let thumb = run(TouchFilterSettings(), thirdAt: (55, 12))
-        #expect(thumb == ["1 began", "1 stationary", "2 began", "1 ended", "2 stationary", "3 began", "2 moved", "3 moved"])
+        #expect(thumb == ["1 began", "1 stationary", "2 began", "1 ended palm(.thumb)", "2 stationary", "3 began", "2 moved", "3 moved"])
         // Three fingers side by side: nobody is a thumb.
         let row = run(TouchFilterSettings(), thirdAt: (30, 45))
-        #expect(!row.contains("1 ended") && row.contains("1 stationary") && row.last == "3 moved")
+        #expect(!row.contains { $0.hasPrefix("1 ended") } && row.contains("1 stationary") && row.last == "3 moved")
         // Off: the thumb stays.
         let off = run(TouchFilterSettings(thumbDiagonalWidth: 0), thirdAt: (55, 12))
-        #expect(!off.contains("1 ended"))
+        #expect(!off.contains { $0.hasPrefix("1 ended") })
+    }
+
+    @Test("each decision is kept with its reason: a palm landing, a contact held in the edge band and its end as a palm, a no-tap lift")
+    func decisionsCarryReasons() {
+        var run = FilterRun()
+        run.filter.recordsDecisions = true
+        run.frame(0.00, [(1, .began, 50, 30, 200), (2, .began, 2, 30, 20)])
+        run.frame(0.30, [(1, .moved, 50, 30, 200), (2, .moved, 2.5, 30, 20)])
+        run.frame(0.40, [(1, .ended, 50, 30, 200), (2, .moved, 30, 30, 20)])
+        run.frame(0.50, [(2, .ended, 30, 30, 20)])
+        run.frame(1.20, [(3, .began, 60, 30, 5)])
+        run.frame(1.25, [(3, .moved, 60, 30, 5)])
+        run.frame(1.30, [(3, .ended, 60, 30, 5)])
+        run.frame(1.60, [])
+        let lines = run.filter.drainDecisions().map(\.description)
+        #expect(
+            lines == [
+                "touch #1 began palm(.pressure) not delivered", "touch #2 began held(.edgeBand)",
+                "touch #2 moved palm(.edge) not delivered", "touch #3 ended noTap(.tooLight)",
+            ])
+        #expect(run.filter.drainDecisions().isEmpty)
+        var quiet = FilterRun()
+        quiet.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(quiet.filter.drainDecisions().isEmpty)
     }
 
     @Test("disabled settings pass frames through untouched")
@@ -784,19 +823,56 @@ struct FilterTests {
         #expect(filter.filter(frame) == frame)
     }
 
+    @Test("a HID pad whose pressure spans 0…50 (contact area) has no palm by pressure and no too-light tap; a quirk can say it means pressure")
+    func pressureScaleUnknown() {
+        var hid = pad
+        hid.axes[EventUsage.absMTPressure.code] = AxisInfo(minimum: 0, maximum: 50)
+        // Fingers there read 30–40 (0.55 × 50 = 27.5 made every one a palm), and a light 5.
+        var run = FilterRun(device: hid)
+        run.frame(0.00, [(1, .began, 50, 30, 35), (2, .began, 70, 30, 5)])
+        run.frame(0.05, [(1, .moved, 50, 30, 40), (2, .moved, 70, 30, 5)])
+        run.frame(0.10, [(1, .ended, 50, 30, 40), (2, .ended, 70, 30, 5)])
+        run.frame(0.30, [])
+        #expect(run.phases == ["1 began", "2 began", "1 stationary", "2 stationary", "1 ended", "2 ended"])
+        #expect(!TouchFilter(device: hid).judgesPressure)
+        #expect(TouchFilter(device: pad).judgesPressure)
+        var quirks = DeviceQuirks()
+        quirks.pressureIsPressure = true
+        quirks.palmPressure = 30
+        var quirked = FilterRun(TouchFilterSettings().applying(quirks), device: hid)
+        quirked.frame(0.00, [(1, .began, 50, 30, 35)])
+        #expect(quirked.phases.isEmpty)
+        quirks.pressureIsPressure = false
+        #expect(!TouchFilter(device: pad, settings: TouchFilterSettings().applying(quirks)).judgesPressure)
+    }
+
+    @Test("a described pad without resolution is still judged by pressure (absolute units); inferred ranges are not")
+    func pressureWithoutResolution() {
+        var described = pad
+        for code in [EventUsage.absMTPositionX.code, EventUsage.absMTPositionY.code] { described.axes[code]?.resolution = 0 }
+        var run = FilterRun(device: described)
+        run.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(run.phases.isEmpty)
+        described.rangesAreInferred = true
+        var inferred = FilterRun(device: described)
+        inferred.frame(0.00, [(1, .began, 50, 30, 200)])
+        #expect(inferred.phases == ["1 began"])
+    }
+
     @Test("without a known resolution only jitter is filtered: no bands, no pressure test")
     func untrustedRanges() {
-        let inferred = DeviceDescription(
+        var inferred = DeviceDescription(
             name: "inferred", properties: [.pointer], codes: [.btnToolFinger],
             axes: [
                 EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 9),
                 EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000),
                 EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600),
-                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 40),
+                EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
             ])
+        inferred.rangesAreInferred = true
         var run = FilterRun(device: inferred)
-        run.frame(0.00, [(1, .began, 0.5, 95, 40)])
-        run.frame(0.10, [(1, .moved, 10, 95, 40)])
+        run.frame(0.00, [(1, .began, 0.5, 95, 200)])
+        run.frame(0.10, [(1, .moved, 10, 95, 200)])
         #expect(run.phases == ["1 began", "1 moved"])
     }
 
@@ -808,7 +884,9 @@ struct FilterTests {
         let ys: [Double] = [46.5, 46.5, 48.9, 48.9, 46.5, 46.5, 48.9, 46.5, 48.9, 46.5]
         let xs: [Double] = [89.0, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0]
         func travel(_ device: DeviceDescription) -> Double {
-            var run = FilterRun(TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0), device: device)
+            var settings = TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0)
+            if device == cypress { settings = settings.applying(cypressQuirks) }
+            var run = FilterRun(settings, device: device)
             run.frame(0.0, [(1, .began, 89, 46.5, 40)])
             for k in ys.indices { run.frame(0.02 * Double(k + 1), [(1, .moved, xs[k], ys[k], 40)]) }
             let delivered = run.delivered.compactMap { $0 }.flatMap { $0 }
@@ -818,19 +896,21 @@ struct FilterTests {
         #expect(travel(pad) > 10)
     }
 
-    @Test("the Cypress quirk matches the 1280×680 pads and makes a contact landing at 63 a palm")
+    @Test("the Cypress quirk's attributes make a contact landing at 63 a palm; without the quirk the same pad takes it")
     func cypressQuirk() {
-        let cypress = cypressPad
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmPressureAtBegin == 63.0 / 255.0)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).palmReturnWait == 0.15)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).sensorJumpStep == 1)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).boxSize == 1)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).boxSize == 0)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: cypress).dropsConfirmedMotion)
-        #expect(!DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).dropsConfirmedMotion)
-        #expect(DeviceQuirk.adjusted(TouchFilterSettings(), for: pad).palmPressureAtBegin == nil)
-        var run = FilterRun(device: cypress)
+        let settings = TouchFilterSettings().applying(cypressQuirks)
+        #expect(settings.palmPressureAtBegin == 63)
+        #expect(settings.palmReturnWait == 0.15)
+        #expect(settings.sensorJumpStep == 1)
+        #expect(settings.boxSize == 1)
+        #expect(settings.dropsConfirmedMotion)
+        var run = FilterRun(settings, device: cypressPad)
         run.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])
         #expect(run.phases == ["2 began"])
+        #expect(run.filter.table[TouchID(1)]?.palmReason == .landingPressure)
+        // The device alone changes nothing: it is never recognized by its ranges.
+        var plain = FilterRun(device: cypressPad)
+        plain.frame(0.00, [(1, .began, 50, 30, 63), (2, .began, 20, 30, 12)])
+        #expect(plain.phases == ["1 began", "2 began"])
     }
 }

@@ -29,6 +29,26 @@ struct TapTests {
         #expect(h.events("tap").count == (recognized ? 1 : 0))
     }
 
+    @Test("a lift the touch filter marks no tap fails the tap; an unmarked one taps", arguments: [NoTapReason.afterScroll, nil])
+    func noTapFlag(reason: NoTapReason?) {
+        let h = run(tap()) { f in
+            let a = f.down(10, 10, at: 0)
+            f.up(a, at: 0.1, noTap: reason)
+        }
+        #expect(h.events("tap").count == (reason == nil ? 1 : 0))
+    }
+
+    @Test("a two-finger tap fails when either finger's lift is marked no tap", arguments: [true, false])
+    func noTapFlagTwoFingers(marked: Bool) {
+        let h = run(tap(touches: 2)) { f in
+            let a = f.down(10, 10, at: 0)
+            let b = f.down(30, 10, at: 0.01)
+            f.up(a, at: 0.1)
+            f.up(b, at: 0.11, noTap: marked ? .click : nil)
+        }
+        #expect(h.events("tap").count == (marked ? 0 : 1))
+    }
+
     @Test("sloppiness multiplies allowableMovement")
     func sloppiness() {
         let h = run(tap(), sloppiness: 2) { f in

@@ -96,6 +96,10 @@ struct ShippedConfigTests {
                 "line \(lineNumber): #\(key)=\(value) is not the [Daemon] default"
             )
             #expect(
+                explicit.configuration.touchFilter == baseline.configuration.touchFilter,
+                "line \(lineNumber): #\(key)=\(value) is not the [TouchFilter] default"
+            )
+            #expect(
                 explicit.configuration.gestures == baseline.configuration.gestures,
                 "line \(lineNumber): #\(key)=\(value) is not the default of Kind=\(kind ?? "?")"
             )
@@ -120,7 +124,7 @@ struct ShippedConfigTests {
     @Test("every gesture key is documented in config/gestured.conf")
     func everyKeyDocumented() throws {
         let text = try repositoryFile("config/gestured.conf")
-        let keys = gestureKeys.map(\.name) + daemonKeys.map(\.name) + deviceKeys.map(\.name)
+        let keys = gestureKeys.map(\.name) + daemonKeys.map(\.name) + deviceKeys.map(\.name) + touchFilterKeys.map(\.name)
         for key in keys {
             #expect(text.contains("#\(key)=") || text.contains("# \(key)="), "\(key)= is not documented")
         }
@@ -171,7 +175,7 @@ struct ManPageTests {
     @Test("every key the parser knows is documented in the man page")
     func everyKey() throws {
         let page = try repositoryFile("docs/man/gestured.conf.5.scd")
-        let keys = gestureKeys.map(\.name) + daemonKeys.map(\.name) + deviceKeys.map(\.name)
+        let keys = gestureKeys.map(\.name) + daemonKeys.map(\.name) + deviceKeys.map(\.name) + touchFilterKeys.map(\.name)
         for key in keys {
             #expect(page.contains("*\(key)=*"), "gestured.conf(5) does not document \(key)=")
         }

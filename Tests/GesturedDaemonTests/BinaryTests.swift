@@ -60,6 +60,21 @@ struct BinaryTests {
         #expect(result.stderr.contains("MaximumTapDuration"), "suggests the key it meant: \(result.stderr)")
     }
 
+    @Test("--check-config prints the touch filter's thresholds and the touchpad policy as they run")
+    func checkConfigPrintsFilterAndPolicy() throws {
+        let dir = Self.temporaryDirectory()
+        let file = dir.appendingPathComponent("filter.conf")
+        try "[TouchFilter]\nLiftDelay=60ms\n[Gesture pinch]\nKind=pinch\n[Gesture tap]\nKind=tap\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let result = try Self.run(["--check-config", file.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\nLiftDelay=60ms\n"), "the configured value: \(result.stdout)")
+        #expect(result.stdout.contains("\nPalmPressure=141\n"), "a default: \(result.stdout)")
+        #expect(result.stdout.contains("[Gesture pinch] Hysteresis=4mm (begins only when the fingers move apart or together)"))
+        #expect(result.stdout.contains("[Gesture tap] MaximumTapDuration=250ms"))
+        #expect(result.stdout.contains("[Cypress APA Trackpad (cyapa)]"), "the built-in quirks: \(result.stdout)")
+    }
+
     @Test("the daemon refuses to start on a broken configuration with exit status 78")
     func daemonRefusesBrokenConfig() throws {
         let dir = Self.temporaryDirectory()

@@ -162,12 +162,15 @@ def test_chromium_draws_each_path_where_its_touch_was(demo_svg, tmp_path):
 @pytest.fixture(scope="module")
 def touchpad_svg(tmp_path_factory):
     directory = tmp_path_factory.mktemp("touchpad")
-    evemu = directory / "palm-and-tap.evemu"
+    evemu = directory / "palm-edge-tap-scroll.evemu"
     evemu.write_text(recording([
         (0, 1.0, 1.7, line(70, 45, 74, 47, 0.7), 230),  # a palm: pressing 230 of 255
         (1, 2.5, 2.58, still(30, 20), 60),              # a tap
         (0, 3.5, 4.1, still(3, 50), 60),                # resting in the left edge band
         (0, 5.0, 5.5, line(40, 20, 80, 20, 0.5), 60),   # a finger moving across
+        (0, 6.0, 6.4, line(40, 15, 40, 45, 0.4), 60),   # two fingers scrolling down
+        (1, 6.0, 6.4, line(65, 15, 65, 45, 0.4), 60),
+        (2, 6.5, 6.56, still(52, 30), 60),              # a tap right after the scroll
     ]))
     config = directory / "gestured.conf"
     config.write_text("[Gesture tap]\nKind=tap\n\n[Gesture pan]\nKind=pan\n")
@@ -179,18 +182,27 @@ def touchpad_svg(tmp_path_factory):
 def test_filter_decisions_are_drawn_beside_the_touches(touchpad_svg, tmp_path):
     root = ET.parse(touchpad_svg).getroot()
     by_id = {g.get("id"): g for g in touches(root)}
-    assert list(by_id) == ["touch-1", "touch-2", "touch-3", "touch-4"]
-    palm, tap, edge, finger = by_id.values()
+    assert list(by_id) == [f"touch-{n}" for n in range(1, 8)]
+    palm, tap, edge, finger, scroll_a, scroll_b, late_tap = by_id.values()
     marks = {g.get("id").replace("touch-marks-", "touch-"): g for g in root.iter(SVG + "g") if g.get("class") == "touch-marks"}
+
+    def decisions(g):
+        return [(t.get("class"), t.text) for t in marks[g.get("id")].iter(SVG + "text") if "decision" in t.get("class", "")]
+
+    # The filter's own decisions, with its reasons.
+    assert decisions(palm) == [("decision filtered", "palm, never passed on (pressure)")]
+    assert decisions(edge) == [("decision filtered", "held back, never passed on (edge band)")]
+    assert decisions(late_tap) == [("decision no-tap", "no tap (after scroll)")]
     for taken in (palm, edge):
         assert "filtered" in taken.get("class").split()
-        assert "palm" in marks[taken.get("id")].find(SVG + "text[@class='decision filtered']").text
         assert taken.find(SVG + "polyline[@class='path-delivered']") is None
-    for passed in (tap, finger):
+    for passed in (tap, finger, scroll_a, scroll_b):
         assert passed.find(SVG + "polyline[@class='path-delivered']") is not None
-        assert not [t for t in marks[passed.get("id")].iter(SVG + "text") if "decision" in t.get("class", "")]
-    rows = {g.get("id").rsplit("-", 1)[0]: g.get("class") for g in root.iter(SVG + "g") if "gesture-row" in g.get("class", "")}
-    assert rows == {"gesture-tap": "gesture-row recognized", "gesture-pan": "gesture-row began changed ended"}
+        assert decisions(passed) == [] and passed.get("class") == "touch"
+    assert late_tap.get("class") == "touch no-tap"
+    rows = [(g.get("id").rsplit("-", 1)[0], g.get("class")) for g in root.iter(SVG + "g") if "gesture-row" in g.get("class", "")]
+    # One tap (the late one is none), the one-finger drag and the scroll.
+    assert rows == [("gesture-tap", "gesture-row recognized"), ("gesture-pan", "gesture-row began changed ended"), ("gesture-pan", "gesture-row began changed ended")]
     # The palm's dashed path is drawn where it was: around (72 mm, 46 mm) of 100 × 65.
     width, height, pixels = render(touchpad_svg, str(tmp_path / "touchpad.png"))
     ox, oy = surface_offset(root)

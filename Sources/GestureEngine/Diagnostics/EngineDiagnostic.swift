@@ -8,6 +8,8 @@ public enum EngineDiagnostic: Hashable, Sendable, CustomStringConvertible {
     case engineBug(String)
     /// A configuration problem found when building the engine (e.g. a require-to-fail cycle).
     case configuration(String)
+    /// The touch filter decided something about a contact, and why (`palm(.pressure)`).
+    case touchFilter(TouchFilterDecision)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum EngineDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case .kernelBug(let message): "kernel bug: \(message)"
         case .engineBug(let message): "engine bug: \(message)"
         case .configuration(let message): "configuration: \(message)"
+        case .touchFilter(let decision): "touch filter: \(decision)"
         }
     }
 }

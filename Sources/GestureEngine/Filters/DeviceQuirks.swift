@@ -1,46 +1,80 @@
-/// Per-device corrections of the ``TouchFilterSettings`` where a device reports values that
-/// mislead the defaults (libinput's quirks files are the model). Matched on what the device
-/// description says, since the recordings these come from carry no name or ids.
-public struct DeviceQuirk: Sendable {
-    /// What the quirk is for, for logs and docs.
-    public var name: String
-    public var matches: @Sendable (DeviceDescription) -> Bool
-    public var apply: @Sendable (inout TouchFilterSettings) -> Void
+/// Facts about one device that change how its touches are read (libinput's quirks: the
+/// `Attr*` lines of the `config/quirks/*.quirks` sections that match it). Parsed and matched
+/// by GesturedConfig (`QuirkDatabase`); applied to the filter with
+/// ``TouchFilterSettings/applying(_:)``. Unset attributes change nothing.
+///
+/// A device is never recognized by its axis ranges here: a quirk matches the device's name,
+/// bus, vendor and product and udev properties, as libinput's do.
+public struct DeviceQuirks: Hashable, Sendable {
+    /// `AttrPressureIsPressure=`: the pressure axis reports pressure (1) or not, e.g. contact
+    /// area (0).
+    public var pressureIsPressure: Bool?
+    /// `AttrPalmPressureThreshold=` (device units; 0 = no palm by pressure), libinput's name.
+    public var palmPressure: Double?
+    /// `AttrPalmPressureAtLanding=` (device units): a contact landing this hard is a palm.
+    public var palmPressureAtLanding: Double?
+    /// `AttrTapMinimumPressure=` (device units).
+    public var tapMinimumPressure: Double?
+    /// `AttrPalmSizeThreshold=` (mm of touch major), libinput's name.
+    public var palmTouchMajor: Double?
+    /// `AttrPalmReturnWait=` (s; written in ms): how long a short, pressing touch's lift
+    /// waits for a palm coming back.
+    public var palmReturnWait: Double?
+    /// `AttrSensorJumpStep=` (mm): the sensor jump filter's smallest jump.
+    public var sensorJumpStep: Double?
+    /// `AttrBoxFilterSize=` (mm).
+    public var boxSize: Double?
+    /// `AttrDropsConfirmedMotion=`: a palm's motion during its confirmation is dropped.
+    public var dropsConfirmedMotion: Bool?
+    /// The sections that matched, in the order applied (for `--check-config` and logs).
+    public var sources: [String] = []
 
-    /// The known quirks.
-    public static let all: [DeviceQuirk] = [
-        DeviceQuirk(
-            name: "Cypress touchpad of the 2012 Chromebooks (lumpy, link prototype): 1280×680, pressure saturating at 63",
-            matches: { device in
-                guard let x = device.xAxis, let y = device.yAxis, let pressure = device.axis(.absMTPressure) else { return false }
-                return x.minimum == 0 && x.maximum == 1280 && x.resolution == 12 && y.minimum == 0 && y.maximum == 680
-                    && y.resolution == 10 && pressure.maximum == 255
-            },
-            apply: { settings in
-                // Fingers land at 2–40 and rarely reach 63 in their first frame; a palm the
-                // sensor loses and finds again comes back at 63 (the pad's saturation value,
-                // although the axis claims 255), flickering at one spot.
-                settings.palmPressureAtBegin = 63.0 / 255.0
-                // A palm landing touches briefly, saturated, lifts, and comes back already
-                // at 63 a little later: wait for that return before a saturated touch taps.
-                if settings.palmReturnWait == 0 { settings.palmReturnWait = 0.15 }
-                // The ChromiumOS library's own settings for this pad (xorg-conf
-                // 50-touchpad-cmt-lumpy.conf, "cyapa"): a sensor jump filter of 1 mm and a
-                // 1 × 1 mm box. A palm's centre jumps back and forth by 1–3 mm between still
-                // frames and wobbles by up to a millimetre while it moves.
-                if settings.sensorJumpStep == 0 { settings.sensorJumpStep = 1 }
-                if settings.boxSize == 0 { settings.boxSize = 1 }
-                // A palm landing slides up to 5 mm before its pressure shows it: what a lone
-                // contact moved during its palm confirmation is not delivered.
-                settings.dropsConfirmedMotion = true
-            }
-        )
-    ]
+    public init() {}
 
-    /// `settings` with every matching quirk applied.
-    public static func adjusted(_ settings: TouchFilterSettings, for device: DeviceDescription) -> TouchFilterSettings {
-        var result = settings
-        for quirk in all where quirk.matches(device) { quirk.apply(&result) }
+    /// `other`'s set attributes over these (a later file wins, as in libinput).
+    public mutating func merge(_ other: DeviceQuirks) {
+        if let v = other.pressureIsPressure { pressureIsPressure = v }
+        if let v = other.palmPressure { palmPressure = v }
+        if let v = other.palmPressureAtLanding { palmPressureAtLanding = v }
+        if let v = other.tapMinimumPressure { tapMinimumPressure = v }
+        if let v = other.palmTouchMajor { palmTouchMajor = v }
+        if let v = other.palmReturnWait { palmReturnWait = v }
+        if let v = other.sensorJumpStep { sensorJumpStep = v }
+        if let v = other.boxSize { boxSize = v }
+        if let v = other.dropsConfirmedMotion { dropsConfirmedMotion = v }
+        sources += other.sources
+    }
+
+    /// `Attr…=value` lines of the set attributes, in a fixed order.
+    public var attributeLines: [String] {
+        var lines: [String] = []
+        func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        if let v = pressureIsPressure { lines.append("AttrPressureIsPressure=\(v ? 1 : 0)") }
+        if let v = palmPressure { lines.append("AttrPalmPressureThreshold=\(number(v))") }
+        if let v = palmPressureAtLanding { lines.append("AttrPalmPressureAtLanding=\(number(v))") }
+        if let v = tapMinimumPressure { lines.append("AttrTapMinimumPressure=\(number(v))") }
+        if let v = palmTouchMajor { lines.append("AttrPalmSizeThreshold=\(number(v))") }
+        if let v = palmReturnWait { lines.append("AttrPalmReturnWait=\(number(v * 1000))ms") }
+        if let v = sensorJumpStep { lines.append("AttrSensorJumpStep=\(number(v))mm") }
+        if let v = boxSize { lines.append("AttrBoxFilterSize=\(number(v))mm") }
+        if let v = dropsConfirmedMotion { lines.append("AttrDropsConfirmedMotion=\(v ? 1 : 0)") }
+        return lines
+    }
+}
+
+extension TouchFilterSettings {
+    /// These settings with a device's quirks applied.
+    public func applying(_ quirks: DeviceQuirks) -> TouchFilterSettings {
+        var result = self
+        if let v = quirks.pressureIsPressure { result.pressureMeaning = v }
+        if let v = quirks.palmPressure { result.palmPressure = v > 0 ? v : nil }
+        if let v = quirks.palmPressureAtLanding { result.palmPressureAtBegin = v > 0 ? v : nil }
+        if let v = quirks.tapMinimumPressure { result.tapMinimumPressure = v > 0 ? v : nil }
+        if let v = quirks.palmTouchMajor { result.palmTouchMajor = v > 0 ? v : .infinity }
+        if let v = quirks.palmReturnWait { result.palmReturnWait = v }
+        if let v = quirks.sensorJumpStep { result.sensorJumpStep = v }
+        if let v = quirks.boxSize { result.boxSize = v }
+        if let v = quirks.dropsConfirmedMotion { result.dropsConfirmedMotion = v }
         return result
     }
 }

@@ -1,20 +1,42 @@
-/// Thresholds of the ``TouchFilter``: lengths in millimetres, times in seconds, pressure as a
-/// fraction of the device's pressure range. The defaults come from the labelled recordings
-/// (docs/evaluation.md) and libinput's touchpad palm and thumb detection.
+/// Each rule of the ``TouchFilter``, so that each can be switched off alone
+/// (``TouchFilterSettings/disabledRules``): every one has a test that fails without it.
+enum FilterRule: UInt64, CaseIterable, Sendable {
+    case toolPalm, pressurePalm, sizePalm, landingPressure, palmMemory, wobble
+    case edgeBand, edgePartner, edgeFingerMajor, handLanding
+    case thumbBand, diagonalThumb
+    case unknownPressure, palmConfirm
+    case liftDebounce, flicker, palmReturn
+    case fakeFingers, clickNoTap, clickingFinger
+    case afterScroll, tooLight, split, hovering, trackingLost, glitch, heldTap
+    case hysteresis
+}
+
+/// Thresholds of the ``TouchFilter``: lengths in millimetres, times in seconds, pressures in
+/// the device's own units (absolute, as libinput's `AttrPalmPressureThreshold`). The defaults
+/// come from the labelled recordings (docs/evaluation.md) and libinput's touchpad palm and
+/// thumb detection; gestured.conf(5) `[TouchFilter]` sets them, the quirks files
+/// (``DeviceQuirks``) change them per device.
 public struct TouchFilterSettings: Hashable, Sendable {
     /// Master switch: off, frames pass through untouched.
     public var isEnabled: Bool
-    /// A contact whose pressure reaches this fraction of the pressure axis range is a palm
-    /// (nil = no pressure test). Fingers on the ChromeOS touchpads stay below 0.5 (≤ 127/255,
-    /// a hard click included); palms reach 0.7–1 (176–255/255).
-    public var palmPressureFraction: Double?
+    /// A contact whose pressure reaches this (device units) is a palm (nil = no pressure
+    /// test), on a device whose pressure means pressure (``pressureIsPressure(on:)``).
+    /// Fingers on the ChromeOS touchpads stay at or below 127 (of 0…255, a hard click
+    /// included); palms reach 176–255. libinput's default is 130; 141 is the 0.55 × 255 the
+    /// labelled recordings were tuned with.
+    public var palmPressure: Double?
+    /// Whether the device's pressure axis reports pressure (true) or something else, such as
+    /// contact area (false); nil: the default rule of ``pressureIsPressure(on:)``. Set by a
+    /// quirk (`AttrPressureIsPressure=`).
+    public var pressureMeaning: Bool?
     /// A contact whose touch major reaches this many millimetres is a palm (libinput's
     /// `AttrPalmSizeThreshold` is set per device; a fingertip is 8–14 mm, a palm 25 mm and
     /// more).
     public var palmTouchMajor: Double
-    /// A contact that *begins* with this fraction of the pressure range is a palm (nil = no
-    /// test, the default: alex's fingers land at up to 0.47). Set by a ``DeviceQuirk`` where
-    /// fingers land light and palms come back already pressing.
+    /// A contact that *begins* with this pressure (device units) is a palm (nil = no test,
+    /// the default: alex's fingers land at up to 120 of 255). Set by a quirk
+    /// (`AttrPalmPressureAtLanding=`) where fingers land light and palms come back already
+    /// pressing.
     public var palmPressureAtBegin: Double?
     /// Touchpads: width of the left and right bands (fraction of the surface width) where a
     /// new contact is held back as a possible palm (libinput: 8 %).
@@ -84,10 +106,10 @@ public struct TouchFilterSettings: Hashable, Sendable {
     /// Touchpads: a contact held back in the thumb band becomes a finger once it rises above
     /// this fraction of the height from the bottom (≥ ``thumbBandFraction``; hysteresis).
     public var thumbExitFraction: Double
-    /// Touchpads with a trusted pressure range: a contact whose pressure stays below this
-    /// fraction of the range is no tap (nil = off). Labelled finger taps press 25–38/255 at
-    /// the least, a thumb hovering and brushing the surface 6–8/255.
-    public var tapMinimumPressureFraction: Double?
+    /// Touchpads whose pressure means pressure: a contact whose pressure stays below this
+    /// (device units) is no tap (nil = off). Labelled finger taps press 25–38 of 255 at the
+    /// least, a thumb hovering and brushing the surface 6–8.
+    public var tapMinimumPressure: Double?
     /// Touchpads: a contact beginning while two or more fingers move (a scroll), or less than
     /// this long (s) after they last did, is not a tap: if it lifts within
     /// ``scrollTapMaximumDuration`` it ends `cancelled`. 0 = off.
@@ -150,7 +172,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
 
     public init(
         isEnabled: Bool = true,
-        palmPressureFraction: Double? = 0.55,
+        palmPressure: Double? = 141,
+        pressureMeaning: Bool? = nil,
         palmTouchMajor: Double = 25,
         palmPressureAtBegin: Double? = nil,
         edgeBandFraction: Double = 0.08,
@@ -174,7 +197,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         clicksCancelTouches: Bool = true,
         synthesizesUntrackedFingers: Bool = true,
         thumbExitFraction: Double = 0.2,
-        tapMinimumPressureFraction: Double? = 16.0 / 255.0,
+        tapMinimumPressure: Double? = 16,
         scrollTapWindow: Double = 0.3,
         scrollTapTravel: Double = 3,
         scrollTapMaximumDuration: Double = 0.25,
@@ -192,7 +215,8 @@ public struct TouchFilterSettings: Hashable, Sendable {
         splitDistance: Double = 15
     ) {
         self.isEnabled = isEnabled
-        self.palmPressureFraction = palmPressureFraction
+        self.palmPressure = palmPressure
+        self.pressureMeaning = pressureMeaning
         self.palmTouchMajor = palmTouchMajor
         self.palmPressureAtBegin = palmPressureAtBegin
         self.edgeBandFraction = edgeBandFraction
@@ -216,7 +240,7 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.clicksCancelTouches = clicksCancelTouches
         self.synthesizesUntrackedFingers = synthesizesUntrackedFingers
         self.thumbExitFraction = thumbExitFraction
-        self.tapMinimumPressureFraction = tapMinimumPressureFraction
+        self.tapMinimumPressure = tapMinimumPressure
         self.scrollTapWindow = scrollTapWindow
         self.scrollTapTravel = scrollTapTravel
         self.scrollTapMaximumDuration = scrollTapMaximumDuration
@@ -234,6 +258,31 @@ public struct TouchFilterSettings: Hashable, Sendable {
         self.splitDistance = splitDistance
     }
 
+    /// Rules switched off one by one, as bits of ``FilterRule`` (empty in use): the tests
+    /// switch each off in turn and require its own scenario to change.
+    var disabledRules: UInt64 = 0
+
+    /// Whether `rule` is on.
+    @inline(__always) func enables(_ rule: FilterRule) -> Bool { disabledRules & (1 << rule.rawValue) == 0 }
+
     /// Everything off: the identity filter.
     public static let disabled = TouchFilterSettings(isEnabled: false)
+
+    /// Whether `device`'s pressure axis means pressure, so that pressure thresholds apply:
+    /// what a quirk says (``pressureMeaning``), else whether the axis can reach the palm
+    /// threshold. That default is libinput's behaviour made explicit: libinput compares
+    /// `ABS_MT_PRESSURE` with an absolute 130 unless a quirk says otherwise, so on an axis
+    /// that cannot reach it (the HID touchpads of the shared descriptions, Logitech's T650
+    /// and Wireless Touchpad, report 0…50, contact area rather than force) no finger is ever
+    /// a palm by pressure — and here no tap is too light either. Every PS/2 and ChromeOS
+    /// touchpad of the shared descriptions reports 0…255.
+    public func pressureIsPressure(on device: DeviceDescription) -> Bool {
+        if let pressureMeaning { return pressureMeaning }
+        guard let axis = device.axis(.absMTPressure) ?? device.axis(.absPressure) else { return false }
+        return Double(axis.maximum) >= (palmPressure ?? Self.pressureScaleReach)
+    }
+
+    /// Where no palm pressure is set, the reach that makes an axis a pressure axis by default
+    /// (the 0.55 × 255 the thresholds were tuned on).
+    static let pressureScaleReach = 141.0
 }

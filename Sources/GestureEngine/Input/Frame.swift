@@ -47,6 +47,9 @@ public struct Touch: Hashable, Sendable {
     /// `ABS_MT_ORIENTATION` in device units (kernel convention: 0 = major axis along y), when
     /// reported.
     public var orientation: Int32? = nil
+    /// What the touch filter decided about this contact, with the reason (empty from the
+    /// assembler): recognizers read these instead of guessing from phases.
+    public var flags = TouchFlags()
 
     public init(
         id: TouchID,
@@ -78,6 +81,74 @@ public struct Touch: Hashable, Sendable {
         self.touchMajorMillimeters = touchMajorMillimeters
         self.touchMinorMillimeters = touchMinorMillimeters
         self.orientation = orientation
+    }
+}
+
+/// Why the touch filter took a contact out of the gestures (libinput's `enum
+/// touch_palm_state`: PALM_PRESSURE, PALM_TOUCH_SIZE, PALM_EDGE, PALM_TOOL_PALM…). A touch
+/// carrying one is delivered `cancelled` once (spec §2.5: a tracked touch that turns into a
+/// palm is cancelled) and never again.
+public enum PalmReason: String, Sendable, Hashable, CaseIterable {
+    /// The device said so (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`).
+    case tool
+    /// Pressed as hard as a palm (``TouchFilterSettings/palmPressure``).
+    case pressure
+    /// Its touch major reached ``TouchFilterSettings/palmTouchMajor``.
+    case touchSize
+    /// Landed already pressing as a palm lands (a quirk's ``TouchFilterSettings/palmPressureAtBegin``).
+    case landingPressure
+    /// Landed where a palm just lifted (``TouchFilterSettings/palmMemoryTime``).
+    case palmMemory
+    /// Kept vanishing and coming back (``TouchFilterSettings/flickerLimit``).
+    case flicker
+    /// Its centre jumped back and forth (``TouchFilterSettings/palmReversalCount``).
+    case wobble
+    /// Rested in an edge band past ``TouchFilterSettings/edgeReleaseTime``.
+    case edge
+    /// The lower of two fingers far apart when a third landed: a resting thumb.
+    case thumb
+    /// Held the physical button still while another finger dragged.
+    case clickingFinger
+}
+
+/// Why a short contact must not count as a tap. A touch carrying one ends `ended`, as it
+/// did; the tap recognizer fails on it (and nothing else cares).
+public enum NoTapReason: String, Sendable, Hashable, CaseIterable {
+    /// Began during or just after a multi-finger motion (``TouchFilterSettings/scrollTapWindow``).
+    case afterScroll
+    /// Never pressed ``TouchFilterSettings/tapMinimumPressure``.
+    case tooLight
+    /// Down only while the device said nothing touches (`BTN_TOUCH` up).
+    case hovering
+    /// Ended while the finger count held: the tracking lost it, it did not lift.
+    case trackingLost
+    /// Landed together with a contact held in an edge band: the hand landing.
+    case handLanding
+    /// Seen in one frame, alone, shorter than ``TouchFilterSettings/minimumLoneTapDuration``.
+    case glitch
+    /// Landed as a nearby contact lost ``TouchFilterSettings/splitPressureDrop`` of its pressure.
+    case split
+    /// Was down while the physical button was pressed: a click.
+    case click
+    /// A palm landed again where it lifted (``TouchFilterSettings/palmReturnWait``).
+    case palmReturned
+}
+
+/// The touch filter's decisions about one contact.
+public struct TouchFlags: Hashable, Sendable, CustomStringConvertible {
+    public var palm: PalmReason?
+    public var noTap: NoTapReason?
+    public init(palm: PalmReason? = nil, noTap: NoTapReason? = nil) {
+        self.palm = palm
+        self.noTap = noTap
+    }
+    public var isEmpty: Bool { palm == nil && noTap == nil }
+    /// `palm(.pressure)`, `noTap(.afterScroll)`, both, or empty.
+    public var description: String {
+        var parts: [String] = []
+        if let palm { parts.append("palm(.\(palm.rawValue))") }
+        if let noTap { parts.append("noTap(.\(noTap.rawValue))") }
+        return parts.joined(separator: " ")
     }
 }
 

@@ -6,6 +6,7 @@
 /// |---|---|---|
 /// | waiting | first finger down | touching (tapTimer = maximumTapDuration) |
 /// | touching | too many fingers / moved too far / timer | fail |
+/// | touching | a finger lifts marked no tap (``TouchFlags/noTap``) | fail |
 /// | touching | last finger up, taps done < required | between (tapTimer = interval) |
 /// | touching | last finger up, taps done = required | recognized |
 /// | between | first finger down | touching |
@@ -104,6 +105,12 @@ struct TapRecognizer: CustomRecognizer {
     }
 
     mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        // The touch filter says this lift is no tap (a click, a brush after a scroll…).
+        if touches.contains(where: { $0.flags.noTap != nil }) {
+            for touch in touches { active.remove(touch.id) }
+            context.fail()
+            return
+        }
         for touch in touches {
             snapshot.update(touch)
             active.remove(touch.id)

@@ -1,29 +1,25 @@
 public import GestureEngine
 
-/// What the touch filter decided about one contact, as a trace shows it.
-///
-/// Today the filter's decisions are read from what it does to the contacts: one it never
-/// passes on was taken out (a palm or a resting thumb), one it passes on late was held back,
-/// one whose lift it turns into a cancel may not tap, one it cancels while the finger is
-/// still down was found to be a palm after all. When touches carry the filter's own reason
-/// (a flag set by a filter stage), ``ReplayTrace/record`` copies it into ``reason`` and the
-/// picture shows it beside the decision: nothing else needs to change.
+/// What the touch filter decided about one contact, as a trace shows it: the filter's own
+/// decisions (``TouchFilterDecision``: a palm with its ``PalmReason``, a tap denied with its
+/// ``NoTapReason``, a contact held back with its ``TouchFilterDecision/HeldReason``), placed
+/// on the contact's path and in words.
 public struct TouchDecision: Hashable, Sendable {
     public enum Kind: String, Sendable {
         /// Never passed on: a palm, or a thumb resting in its band.
         case filtered
         /// Passed on, then cancelled while the contact was still down: a palm after all.
         case palm
-        /// Its lift was passed on as a cancel: the contact may not make a tap.
+        /// Marked as no tap: the contact may not make a tap.
         case noTap = "no-tap"
         /// Passed on only some time after it landed (edge, thumb or palm confirmation).
         case heldBack = "held-back"
     }
 
     public var kind: Kind
-    /// Words for people: "palm or thumb: never passed on".
+    /// Words for people: "palm, never passed on".
     public var label: String
-    /// The filter's own reason, when it gives one.
+    /// The filter's reason in words ("pressure", "after scroll"), when it gives one.
     public var reason: String?
     public var time: Timestamp
 
@@ -123,16 +119,21 @@ public struct ReplayTrace: Sendable {
         recording: LoadedRecording,
         setup: DeviceSetup,
         kind: DeviceKind,
-        configuration: String,
-        filterSettings: TouchFilterSettings = TouchFilterSettings()
+        configuration: String
     ) -> ReplayTrace {
         let device = setup.device
+        let filterSettings = setup.filterSettings
         var pipeline = GesturePipeline(node: file, device: device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
         outputs += pipeline.finishReplay()
 
         var assembler = FrameAssembler(device: device, maxTouches: setup.configuration.maxTouches)
         var filter = TouchFilter(device: device, settings: filterSettings)
+        filter.recordsDecisions = true
+        var verdicts: [TouchID: [TouchFilterDecision]] = [:]
+        func drainVerdicts() {
+            for decision in filter.drainDecisions() { verdicts[decision.touch, default: []].append(decision) }
+        }
         var touches: [TouchID: TraceTouch] = [:]
         var order: [TouchID] = []
         func touch(_ t: Touch) -> TouchID {
@@ -168,11 +169,13 @@ public struct ReplayTrace: Sendable {
             if let lifts = filter.flush(before: assembled) { observeDelivered(lifts) }
             observeAssembled(assembled)
             if let frame = filter.filter(assembled) { observeDelivered(frame) }
+            drainVerdicts()
         }
         if let lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) { observeDelivered(lifts) }
+        drainVerdicts()
 
         var list = order.map { touches[$0]! }
-        for index in list.indices { list[index].decisions = decisions(for: list[index]) }
+        for index in list.indices { list[index].decisions = decisions(for: list[index], verdicts: verdicts[list[index].id] ?? []) }
 
         var gestures: [TraceGesture] = []
         var index: [String: Int] = [:]
@@ -204,28 +207,49 @@ public struct ReplayTrace: Sendable {
         )
     }
 
-    /// The filter's decisions about one contact, read from what it passed on (see
-    /// ``TouchDecision``).
-    static func decisions(for touch: TraceTouch) -> [TouchDecision] {
+    /// The filter's decisions about one contact, from its own records (``verdicts``) and what
+    /// it passed on: a palm never passed on or taken back while down, held back (and for how
+    /// long), no tap; each with the filter's reason.
+    static func decisions(for touch: TraceTouch, verdicts: [TouchFilterDecision]) -> [TouchDecision] {
         if touch.isSynthetic { return [] }
-        guard let firstDelivered = touch.delivered.first else {
-            let label = touch.toolType == .palm ? "palm (the device says so): never passed on" : "palm or thumb: never passed on"
-            return [TouchDecision(kind: .filtered, label: label, time: touch.start)]
-        }
         var result: [TouchDecision] = []
-        let late = firstDelivered.time - touch.start
-        if late >= 0.001 {
-            result.append(TouchDecision(kind: .heldBack, label: "held back \(Int((late * 1000).rounded())) ms", time: firstDelivered.time))
-        }
-        if touch.deliveredEndPhase == .cancelled, let deliveredEnd = touch.delivered.last?.time {
-            let kernelEnd = touch.samples.last?.time ?? deliveredEnd
-            if touch.endPhase == nil || deliveredEnd < kernelEnd {
-                result.append(TouchDecision(kind: .palm, label: "taken back while down: palm or thumb", time: deliveredEnd))
-            } else if touch.endPhase == .ended {
-                result.append(TouchDecision(kind: .noTap, label: "no tap: its lift was passed on as a cancel", time: deliveredEnd))
+        let firstDelivered = touch.delivered.first
+        if let held = verdicts.first(where: { $0.held != nil }), let reason = held.held {
+            if let firstDelivered {
+                let late = Int(((firstDelivered.time - touch.start) * 1000).rounded())
+                result.append(TouchDecision(kind: .heldBack, label: "held back \(late) ms", reason: words(reason.rawValue), time: firstDelivered.time))
+            } else if !verdicts.contains(where: { $0.flags.palm != nil }) {
+                result.append(TouchDecision(kind: .filtered, label: "held back, never passed on", reason: words(reason.rawValue), time: held.timestamp))
             }
         }
+        if let palm = verdicts.first(where: { $0.flags.palm != nil }), let reason = palm.flags.palm {
+            if firstDelivered == nil || !palm.delivered {
+                if firstDelivered == nil {
+                    result.append(TouchDecision(kind: .filtered, label: "palm, never passed on", reason: words(reason.rawValue), time: palm.timestamp))
+                }
+            } else {
+                result.append(TouchDecision(kind: .palm, label: "palm, taken back while down", reason: words(reason.rawValue), time: palm.timestamp))
+            }
+        } else if firstDelivered == nil && result.isEmpty {
+            result.append(TouchDecision(kind: .filtered, label: "never passed on", time: touch.start))
+        }
+        if let noTap = verdicts.first(where: { $0.flags.noTap != nil }), let reason = noTap.flags.noTap {
+            result.append(TouchDecision(kind: .noTap, label: "no tap", reason: words(reason.rawValue), time: noTap.timestamp))
+        }
         return result
+    }
+
+    /// `afterScroll` → "after scroll".
+    static func words(_ camel: String) -> String {
+        var out = ""
+        for c in camel {
+            if c.isUppercase {
+                out += " " + c.lowercased()
+            } else {
+                out.append(c)
+            }
+        }
+        return out
     }
 
     static func detail(of e: GestureEvent) -> String? {

@@ -96,13 +96,15 @@ struct Fingers {
         }
     }
 
-    /// Lifts a finger at time t s (or cancels it, as the assembler does for palms and drops).
-    mutating func up(_ id: TouchID, at t: Double, cancelled: Bool = false) {
+    /// Lifts a finger at time t s (or cancels it, as the assembler does for palms and drops),
+    /// marked no tap as the touch filter would mark it.
+    mutating func up(_ id: TouchID, at t: Double, cancelled: Bool = false, noTap: NoTapReason? = nil) {
         let f = frame(at: t)
         guard let k = active.firstIndex(where: { $0.id == id }) else { preconditionFailure("no touch \(id)") }
         var touch = active.remove(at: k)
         touch.previousPosition = touch.position
         touch.phase = cancelled ? .cancelled : .ended
+        touch.flags.noTap = noTap
         put(touch, in: f)
     }
 

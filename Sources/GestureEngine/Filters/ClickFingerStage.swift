@@ -1,0 +1,50 @@
+/// The clicking finger: while the physical button is held, a finger that stays where it
+/// pressed while another finger drags is taken out (``PalmReason/clickingFinger``), so the
+/// dragging finger alone moves the pointer (click with one finger, drag with another; libinput
+/// excludes the clicking finger alike). Fingers down during a press end with
+/// ``NoTapReason/click``: a click must not also be a tap.
+struct ClickFingerStage: TouchFilterStage {
+    let settings: TouchFilterSettings
+
+    mutating func reset() {}
+
+    /// Notes each contact's position and where it was when the button went down; appends
+    /// the cancels of clicking fingers to `out`.
+    func step(_ frame: Frame, table: inout ContactTable, into out: inout [Touch]) {
+        for touch in frame.touches {
+            let id = table.resolved(touch.id)
+            guard var contact = table[id] else { continue }
+            contact.current = touch.position
+            if !frame.isButtonPressed {
+                contact.pressAnchor = nil
+            } else if contact.pressAnchor == nil {
+                contact.pressAnchor = touch.position
+                contact.pressedButton = true
+            }
+            table[id] = contact
+        }
+        guard frame.isButtonPressed, settings.clickingFingerDistance > 0, settings.enables(.clickingFinger) else { return }
+        let dragging = table.contacts.values.contains { contact in
+            guard contact.role == .finger, let anchor = contact.pressAnchor else { return false }
+            return distance(contact.current, anchor) >= settings.clickingFingerDistance
+        }
+        guard dragging else { return }
+        let first = out.count
+        for (id, contact) in table.contacts where contact.role == .finger {
+            guard let anchor = contact.pressAnchor, distance(contact.current, anchor) < settings.clickingFingerDistance / 2
+            else { continue }
+            var cancelled = Touch(
+                id: id, phase: .cancelled, position: contact.delivered, previousPosition: contact.delivered,
+                startPosition: contact.start, startTime: contact.startTime)
+            cancelled.flags.palm = .clickingFinger
+            out.append(cancelled)
+        }
+        // Marked after the loop: changing the table while iterating it would copy it.
+        for index in first..<out.count { table[out[index].id]?.makePalm(.clickingFinger) }
+    }
+
+    /// Whether a finger's lift is a click's.
+    func clicked(_ contact: FilterContact) -> Bool {
+        contact.pressedButton && settings.clicksCancelTouches && settings.enables(.clickNoTap)
+    }
+}

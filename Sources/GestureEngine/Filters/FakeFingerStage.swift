@@ -1,0 +1,89 @@
+/// Fake fingers from `BTN_TOOL_*` (libinput's `tp_position_fake_touches`): a touchpad that
+/// tracks fewer contacts than it counts (2-slot Synaptics pads such as the Cr-48's report
+/// three fingers with `BTN_TOOL_TRIPLETAP` but only two slots) gets the missing fingers as
+/// fake touches following the topmost finger, so a two-finger scroll beside a palm that takes
+/// one slot is still two fingers. Palms and held-back contacts are never copied: fakes follow
+/// a delivered finger, and end when there is none.
+struct FakeFingerStage: TouchFilterStage {
+    let settings: TouchFilterSettings
+    let facts: FilterDeviceFacts
+
+    private struct FakeFinger: Sendable {
+        var id: TouchID
+        var position: PhysicalPoint
+        var startPosition: PhysicalPoint
+        var startTime: Timestamp
+    }
+    private var fakes: [FakeFinger] = []
+    private var nextFakeID: UInt64 = 0
+    /// Fake fingers get ids far above the assembler's serials (which start at 1).
+    static let idBase: UInt64 = 1 << 62
+
+    init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
+        self.settings = settings
+        self.facts = facts
+    }
+
+    mutating func reset() {
+        fakes = []
+    }
+
+    var count: Int { fakes.count }
+    var isEmpty: Bool { fakes.isEmpty }
+
+    /// Adds, moves and ends fakes for the frame's finger count; ended fakes go to `lifts`
+    /// (held back like a real finger's, so fingers lifting together end together) or, with no
+    /// lift delay, straight to `out`.
+    mutating func step(_ frame: Frame, table: ContactTable, lifts: inout LiftDebounceStage, into out: inout [Touch]) {
+        var wanted = 0
+        if settings.synthesizesUntrackedFingers, settings.enables(.fakeFingers), facts.isTouchpad, facts.tracksSlots, let count = frame.fingerCount,
+            count > facts.slotCount
+        {
+            wanted = count - max(table.contacts.count, facts.slotCount)
+        }
+        // The topmost finger (the first of equals, as `min(by:)` picks).
+        var source: FilterContact?
+        for contact in table.contacts.values where contact.role == .finger {
+            if let topmost = source, !(contact.delivered.y < topmost.delivered.y) { continue }
+            source = contact
+        }
+        if source == nil { wanted = 0 }
+        while fakes.count > wanted {
+            let fake = fakes.removeLast()
+            let ended = Touch(
+                id: fake.id, slot: facts.slotCount, trackingID: -1, phase: .ended, position: fake.position,
+                previousPosition: fake.position, startPosition: fake.startPosition, startTime: fake.startTime)
+            if settings.liftDelay > 0 {
+                var contact = FilterContact(
+                    role: .finger, start: fake.startPosition, startTime: fake.startTime,
+                    hysteresis: PositionHysteresis(radius: settings.hysteresis, position: fake.position))
+                contact.delivered = fake.position
+                lifts.hold(
+                    fake.id, [ended], position: fake.position, contact: contact, at: frame.timestamp,
+                    deadline: frame.timestamp.adding(seconds: settings.liftDelay))
+            } else {
+                out.append(ended)
+            }
+        }
+        guard let source else { return }
+        for index in fakes.indices {
+            let previous = fakes[index].position
+            fakes[index].position = source.delivered
+            out.append(
+                Touch(
+                    id: fakes[index].id, slot: facts.slotCount, trackingID: -1,
+                    phase: previous == source.delivered ? .stationary : .moved, position: source.delivered,
+                    previousPosition: previous, startPosition: fakes[index].startPosition,
+                    startTime: fakes[index].startTime))
+        }
+        while fakes.count < wanted {
+            let id = TouchID(Self.idBase + nextFakeID)
+            nextFakeID += 1
+            fakes.append(FakeFinger(id: id, position: source.delivered, startPosition: source.delivered, startTime: frame.timestamp))
+            out.append(
+                Touch(
+                    id: id, slot: facts.slotCount, trackingID: -1, phase: .began, position: source.delivered,
+                    startTime: frame.timestamp))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Landings whose pressure has not shown yet what they are (touchpads whose pressure means
+/// pressure): a contact landing alone has its motion held back for
+/// ``TouchFilterSettings/palmConfirmTime`` or until a second finger lands (palms land alone,
+/// light, and reach palm pressure within ~130 ms after moving the pointer by up to 5 mm);
+/// a contact whose slot has sent no pressure yet is not delivered until it sends one
+/// (``TouchFilterSettings/holdsUnknownPressure``).
+struct LandingHoldStage: TouchFilterStage {
+    let settings: TouchFilterSettings
+    let facts: FilterDeviceFacts
+
+    mutating func reset() {}
+
+    /// Whether a new contact is held back for its unknown pressure.
+    func holdsUnknownPressure(_ touch: Touch, palms: PalmStage) -> Bool {
+        // A finger's pressure changes from frame to frame; a contact whose slot has sent none
+        // cannot be told from a palm until it does.
+        facts.isTouchpad && settings.holdsUnknownPressure && palms.pressureSeen && facts.pressureMaximum != nil
+            && touch.pressure == nil && settings.enables(.unknownPressure)
+    }
+
+    /// Starts a new contact's confirmation when it lands alone.
+    func begin(_ contact: inout FilterContact, at now: Timestamp, table: ContactTable) {
+        if facts.isTouchpad && facts.pressureMaximum != nil && settings.palmConfirmTime > 0 && !table.hasFinger
+            && settings.enables(.palmConfirm)
+        {
+            contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
+        }
+    }
+
+    /// A held contact with unknown pressure reports: nil while it still sends none (or
+    /// turns palm); its delivered beginning once its first pressure shows a finger. Its first
+    /// known pressure is its landing one: judged as a landing, too.
+    func moved(_ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, palms: PalmStage, jitter: JitterStage) -> Touch? {
+        guard touch.pressure != nil else { return nil }
+        if let reason = palms.palmReason(touch) ?? (palms.beginsPressing(touch) ? .landingPressure : nil) {
+            contact.makePalm(reason)
+            return nil
+        }
+        return jitter.release(touch, &contact, at: now)
+    }
+
+    /// A delivered finger still within its confirmation and alone: delivered where it was
+    /// (stationary). Nil when it may move. A second finger ends the confirmation: palms land
+    /// alone, and a multi-finger gesture must not lose its first millimetres.
+    func held(_ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, fingers: Int) -> Touch? {
+        if let until = contact.confirmUntil, now < until, fingers < 2 {
+            var held = touch
+            held.previousPosition = contact.delivered
+            held.position = contact.delivered
+            held.phase = .stationary
+            return held
+        }
+        if contact.confirmUntil != nil {
+            contact.confirmUntil = nil
+            // Confirmed (alone, or joined by a second finger): what it moved while held back
+            // is dropped, not delivered as one jump (a palm not yet heavy enough moves on
+            // from where it was).
+            if settings.dropsConfirmedMotion { contact.jump.rebase(touch.position, to: contact.delivered) }
+        }
+        return nil
+    }
+}
