@@ -101,10 +101,10 @@ echo "enabled: socket $(in_root systemctl is-enabled gestured.socket || true), s
 [ "$(in_root systemctl is-enabled gestured.service || true)" != enabled ] || fail "gestured.service is enabled by itself"
 [ "$(in_root systemctl --global is-enabled gesturectl-run.service || true)" != enabled ] || fail "the user runner is enabled for everyone"
 for f in /usr/share/bash-completion/completions/gesturectl /usr/share/zsh/vendor-completions/_gesturectl /usr/share/fish/vendor_completions.d/gesturectl.fish \
-  /usr/share/man/man8/gestured.8.gz /usr/share/man/man7/gestured-ipc.7.gz /lib/udev/rules.d/70-gestured.rules /usr/share/gestured/gestured.conf /usr/lib/sysusers.d/gestured.conf; do
+  /usr/share/man/man8/gestured.8.gz /usr/share/man/man7/gestured-ipc.7.gz /lib/udev/rules.d/70-gestured.rules /usr/share/gestured/gestured.conf /usr/lib/sysusers.d/gestured.conf $(ls config/quirks/*.quirks | sed 's|^config/|/usr/share/gestured/|'); do
   in_root test -f "$f" || fail "$f is not installed"
 done
-echo "installed: completions, man pages, udev rule, vendor configuration, sysusers entry"
+echo "installed: completions, man pages, udev rule, vendor configuration and quirks, sysusers entry"
 
 say "6. apt-get purge gestured"
 in_root apt-get purge -y gestured 2>&1 | grep -vE '^(Reading|Building|\(Reading)' | tail -5
