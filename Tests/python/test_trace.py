@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from png import read_png
+from png_reader import read_png
 from project_support import DEMO, ROOT, built
 from touchpad_recording import line, recording, still
 

@@ -7,7 +7,7 @@
 # units pass `systemd-analyze verify`, the socket is enabled and nothing else, and
 # `apt-get purge` leaves the file system as it was before the install.
 #
-# Too slow for CI (a static release build and a debootstrap: ~15 min on two cores); run it
+# Too slow for CI (a static release build and a debootstrap: ~10 min on two cores); run it
 # before a release, as root, with the Swift toolchain on PATH (or in /opt/swift):
 #   scripts/release/check-deb.sh 2>&1 | tee docs/release-checks/debian-package.txt
 # GESTURED_DEB_WORK=DIR keeps the build and the chroot in DIR (default: a temporary one; the

@@ -127,6 +127,18 @@ def test_async_iteration_sees_what_sync_iteration_sees(binary):
     assert ("three-finger-swipe", "recognized") in seen and ("tap", "recognized") in seen
 
 
+def test_async_requests_from_several_tasks_get_their_own_replies(idle_daemon):
+    async def run():
+        client = await gestured.AsyncClient.connect(idle_daemon.socket)
+        async with client:
+            results = await asyncio.gather(*(client.status() for _ in range(5)), client.devices(), client.ping())
+        return results
+
+    results = asyncio.run(run())
+    assert all(isinstance(r, gestured.Status) and r.gestures == 20 for r in results[:5])
+    assert results[5] == [] and results[6] is None
+
+
 def test_version_mismatch_is_its_own_exception(idle_daemon):
     with pytest.raises(gestured.VersionMismatch) as raised:
         gestured.Client(idle_daemon.socket, protocol_version=2)
@@ -149,15 +161,29 @@ def test_no_daemon_is_unavailable(tmp_path):
 
 def run_as_other_user(code, socket_path):
     """Runs Python `code` as nobody when we are root (root passes every permission check),
-    else as ourselves; returns its output."""
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(SRC), SOCK=socket_path)
+    else as ourselves; returns its output. The package is copied where nobody can read it
+    (the checkout may be in root's home)."""
+    import shutil
+    import tempfile
+
+    copy = tempfile.mkdtemp(prefix="gestured-client-")
+    os.chmod(copy, 0o755)
+    shutil.copytree(os.path.join(SRC, "gestured"), os.path.join(copy, "gestured"), ignore=shutil.ignore_patterns("__pycache__"))
+    for directory, _, files in os.walk(copy):
+        os.chmod(directory, 0o755)
+        for name in files:
+            os.chmod(os.path.join(directory, name), 0o644)
+    env = dict(os.environ, PYTHONPATH=copy, SOCK=socket_path, PYTHONDONTWRITEBYTECODE="1")
     preexec = None
     if os.geteuid() == 0:
         def preexec():
             os.setgroups([])
             os.setgid(65534)
             os.setuid(65534)
-    result = subprocess.run([sys.executable, "-c", code], env=env, preexec_fn=preexec, capture_output=True, text=True, timeout=60)
+    try:
+        result = subprocess.run([sys.executable, "-c", code], env=env, preexec_fn=preexec, cwd="/", capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
     assert result.returncode == 0, result.stderr
     return result.stdout
 

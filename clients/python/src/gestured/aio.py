@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from typing import Any, AsyncIterator, Iterable, List, Optional
+from typing import Any, AsyncIterator, Dict, Iterable, List, Optional
 
 from ._protocol import MAX_LINE, PROTOCOL_VERSION, Session, connect_error, socket_path, subscribe_request
 from .errors import ProtocolError
@@ -33,6 +33,7 @@ class AsyncClient:
         self._session = session
         self._lock = asyncio.Lock()
         self._eof = False
+        self._replies: Dict[int, Message] = {}
 
     @classmethod
     async def connect(
@@ -86,6 +87,9 @@ class AsyncClient:
             raise self._session.gone(f"sending '{type}'") from None
         async with self._lock:
             while True:
+                # Another task may have read this reply while waiting for its own.
+                if request_id in self._replies:
+                    return self._session.check_reply(type, self._replies.pop(request_id))
                 try:
                     message = await asyncio.wait_for(self._read(), self.timeout)
                 except asyncio.TimeoutError:
@@ -95,8 +99,10 @@ class AsyncClient:
                 if self._session.is_event(message):
                     self._session.events.append(message)
                     continue
-                if getattr(message, "id", None) in (request_id, None):
+                reply_id = getattr(message, "id", None)
+                if reply_id in (request_id, None):
                     return self._session.check_reply(type, message)
+                self._replies[reply_id] = message
 
     async def ping(self) -> None:
         await self.request("ping")
