@@ -230,8 +230,11 @@ def test_daemon_stopping_mid_stream_raises_daemon_gone(binary):
         with gestured.Client(daemon.socket) as client:
             client.subscribe()
             assert isinstance(client.next_event(timeout=30), gestured.DeviceAdded)
-            daemon.stop(signal.SIGTERM)
+            # Keep reading while the daemon stops: it gives clients a bounded time to read
+            # what it queued (gestured(8), SIGTERM), as a real client would.
+            daemon.process.send_signal(signal.SIGTERM)
             events, gone = collect(client)
+            assert daemon.stop() == 0
             assert isinstance(events[-1], gestured.Shutdown) and gone.reason == "SIGTERM"
             with pytest.raises(gestured.DaemonGone):
                 client.status()
