@@ -21,8 +21,15 @@ SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERS_DIR ?= $(PREFIX)/lib/sysusers.d
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+# Shell completions: where each shell looks on Debian (bash-completion's directory, zsh's
+# vendor-completions in Debian's $fpath, fish's vendor_completions.d).
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
+# Extra flags for swift build; the Debian package passes --static-swift-stdlib (debian/rules).
+SWIFT_BUILD_FLAGS ?=
 SCDOC ?= scdoc
 # release for packages; `make install CONFIGURATION=debug` installs the debug build
 # (scripts/lint.sh does, to check the install tree without a release build).
@@ -41,8 +48,8 @@ USER_UNITS := gesturectl-run.service
 all: build man
 
 build:
-	$(SWIFT) build -c $(CONFIGURATION) --product gestured
-	$(SWIFT) build -c $(CONFIGURATION) --product gesturectl
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gestured
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gesturectl
 
 man: $(MAN_PAGES)
 
@@ -87,6 +94,11 @@ install: man
 	$(INSTALL) -d -m 0755 "$(DESTDIR)$(DATADIR)/quirks"
 	$(INSTALL) -m 0644 config/quirks/*.quirks "$(DESTDIR)$(DATADIR)/quirks/"
 	$(INSTALL) -d -m 0755 "$(DESTDIR)$(SYSCONFDIR)/gestured/conf.d"
+	for b in $(BINARIES); do \
+	  $(INSTALL) -D -m 0644 completions/bash/$$b "$(DESTDIR)$(BASH_COMPLETION_DIR)/$$b" && \
+	  $(INSTALL) -D -m 0644 completions/zsh/_$$b "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$b" && \
+	  $(INSTALL) -D -m 0644 completions/fish/$$b.fish "$(DESTDIR)$(FISH_COMPLETION_DIR)/$$b.fish" || exit 1; \
+	done
 	@for page in $(MAN_PAGES); do \
 	  name=$${page##*/}; section=$${name##*.}; \
 	  echo "$(INSTALL) -D -m 0644 $$page $(DESTDIR)$(MANDIR)/man$$section/$$name"; \
@@ -104,6 +116,9 @@ uninstall:
 	rm -f $(patsubst config/quirks/%,"$(DESTDIR)$(DATADIR)/quirks/%",$(wildcard config/quirks/*.quirks))
 	rmdir "$(DESTDIR)$(DATADIR)/quirks" 2>/dev/null || true
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
+	for b in $(BINARIES); do \
+	  rm -f "$(DESTDIR)$(BASH_COMPLETION_DIR)/$$b" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$b" "$(DESTDIR)$(FISH_COMPLETION_DIR)/$$b.fish"; \
+	done
 	@for page in $(MAN_PAGES); do \
 	  name=$${page##*/}; section=$${name##*.}; \
 	  echo "rm -f $(DESTDIR)$(MANDIR)/man$$section/$$name"; rm -f "$(DESTDIR)$(MANDIR)/man$$section/$$name"; \

@@ -70,8 +70,14 @@ usr/lib/systemd/system/gestured.socket
 usr/lib/systemd/user/gesturectl-run.service
 usr/lib/sysusers.d/gestured.conf
 usr/lib/udev/rules.d/70-gestured.rules
+usr/share/bash-completion/completions/gestured
+usr/share/bash-completion/completions/gesturectl
+usr/share/fish/vendor_completions.d/gestured.fish
+usr/share/fish/vendor_completions.d/gesturectl.fish
 usr/share/gestured/actions.conf
-usr/share/gestured/gestured.conf"
+usr/share/gestured/gestured.conf
+usr/share/zsh/vendor-completions/_gestured
+usr/share/zsh/vendor-completions/_gesturectl"
     for quirks in config/quirks/*.quirks; do
       expected="$expected
 usr/share/gestured/quirks/$(basename "$quirks")"
@@ -97,9 +103,15 @@ usr/share/man/man${name##*.}/$name"
   fi
 fi
 
-# 4. Shell scripts parse.
-for script in scripts/*.sh scripts/vm/*.sh .ci/run; do
+# 4. Shell scripts parse, completions included (each in its own shell, when installed).
+for script in scripts/*.sh scripts/vm/*.sh scripts/release/*.sh .ci/run completions/bash/*; do
   [ -f "$script" ] && { bash -n "$script" || fail "$script does not parse"; }
 done
+if command -v zsh >/dev/null; then
+  for script in completions/zsh/_*; do zsh -n "$script" || fail "$script does not parse (zsh)"; done
+fi
+if command -v fish >/dev/null; then
+  for script in completions/fish/*.fish; do fish --no-execute "$script" || fail "$script does not parse (fish)"; done
+fi
 
 exit $status

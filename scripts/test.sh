@@ -10,4 +10,7 @@ swift build --build-tests
 swift build -c release --product gestured
 swift build -c release --product gesturectl
 scripts/lint.sh
+# The Python client against the real daemon, and the shell completions in the real shells
+# (clients/python/tests, Tests/python; about 10 s).
+/usr/bin/python3 -m pytest -q -p no:cacheprovider clients/python/tests Tests/python
 swift test --skip-build

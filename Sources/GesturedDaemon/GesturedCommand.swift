@@ -23,6 +23,9 @@ public enum GesturedCommand {
           gestured --replay FILE [--description DESC] [--json] [--realtime] [--config FILE]
               Run a recording (evemu, libinput record YAML, evtest log) through the same decoder
               and engine, with the recording's timestamps as the clock.
+          gestured --replay FILE --svg OUT.svg
+              Draw what happened: the surface in mm with every touch's path and the filter's
+              decisions, and a timeline of touches and gestures (OUT - for standard output).
           gestured --demo [--json] [--speed X]
               Replay the bundled demo recording through the real daemon: socket, engine and a
               socket client printing what it receives.
@@ -38,6 +41,7 @@ public enum GesturedCommand {
         .option("dry-run", value: "NODE", help: "watch one device and print its gestures"),
         .option("replay", value: "FILE", help: "replay a recording"),
         .option("description", value: "DESC", help: "device description for a recording without one"),
+        .option("svg", value: "OUT", help: "with --replay: draw the touches and gestures as SVG (- for standard output)"),
         .flag("realtime", help: "replay at the recording's own pace"),
         .option("speed", value: "X", help: "pace multiplier for --realtime and --demo (default 1)"),
         .flag("demo", help: "replay the bundled recording through the daemon"),
@@ -82,6 +86,10 @@ public enum GesturedCommand {
         if parsed.has("check-config") {
             return checkConfig(path: parsed.positionals.first ?? parsed.value("config"))
         }
+        if parsed.value("svg") != nil, parsed.value("replay") == nil {
+            writeStandardError("gestured: --svg draws a replay: gestured --replay FILE --svg OUT.svg\n")
+            return .usage
+        }
         if let extra = parsed.positionals.first {
             writeStandardError("gestured: unexpected argument '\(extra)'\nTry 'gestured --help'.\n")
             return .usage
@@ -103,6 +111,7 @@ public enum GesturedCommand {
                 json: parsed.has("json"),
                 touches: parsed.has("touches"),
                 pacing: parsed.has("realtime") ? .realtime(speed: speed) : .asFastAsPossible,
+                svgPath: parsed.value("svg"),
                 logger: logger
             )
         }
@@ -133,7 +142,9 @@ public enum GesturedCommand {
         switch ConfigLoader.load(mainPath: path) {
         case .success(let loaded):
             for warning in loaded.warnings { writeStandardError(warning + "\n") }
-            writeStandardOutput("\(loaded.path ?? "built-in defaults"): OK, \(loaded.gestureCount) gestures\n")
+            // Without /etc/gestured/gestured.conf the vendor file is what was checked, when installed.
+            let checked = loaded.path ?? (Files.exists(ConfigPaths.vendor) ? ConfigPaths.vendor : "built-in defaults")
+            writeStandardOutput("\(checked): OK, \(loaded.gestureCount) gestures\n")
             writeStandardOutput(policyReport(loaded))
             return .success
         case .failure(let failure):

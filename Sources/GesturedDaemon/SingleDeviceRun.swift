@@ -63,6 +63,7 @@ enum SingleDeviceRun {
         json: Bool,
         touches: Bool,
         pacing: ReplayPacing,
+        svgPath: String? = nil,
         logger: Logger
     ) async -> ExitCode {
         let recording: LoadedRecording
@@ -80,6 +81,9 @@ enum SingleDeviceRun {
             for line in failure.lines { writeStandardError(line + "\n") }
             return .config
         }
+        if let svgPath {
+            return drawTrace(file: file, recording: recording, loaded: loaded, to: svgPath)
+        }
         let done = AsyncStream.makeStream(of: Void.self)
         let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in }
         let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
@@ -92,6 +96,32 @@ enum SingleDeviceRun {
         }
         for await _ in done.stream { break }
         printer.drain()
+        return .success
+    }
+
+    /// `--replay FILE --svg OUT`: the recording through the same pipeline, drawn
+    /// (``ReplayTrace``, ``TraceSVG``); OUT `-` is standard output.
+    static func drawTrace(file: String, recording: LoadedRecording, loaded: LoadedConfiguration, to path: String) -> ExitCode {
+        let kind = recording.device.kind ?? .touchpad
+        guard let setup = loaded.configurator(recording.device, kind, [:]) else {
+            writeStandardError("gestured: no gesture in the configuration applies to '\(file)' ('\(recording.device.name)', a \(kind.rawValue))\n")
+            return .config
+        }
+        let trace = ReplayTrace.record(
+            file: file, recording: recording, setup: setup, kind: kind, configuration: loaded.path ?? "built-in configuration")
+        let svg = TraceSVG.render(trace)
+        if path == "-" {
+            writeStandardOutput(svg)
+            return .success
+        }
+        do {
+            try Files.writeText(svg, path: path)
+        } catch {
+            writeStandardError("gestured: \(error.userFacingDescription)\n")
+            return .failure
+        }
+        let decided = trace.touches.count { !$0.decisions.isEmpty }
+        writeStandardError("gestured: wrote \(path): \(trace.touches.count) touches (\(decided) with a filter decision), \(trace.gestures.count) gestures\n")
         return .success
     }
 }

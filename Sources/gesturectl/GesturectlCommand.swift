@@ -35,6 +35,7 @@ enum GesturectlCommand {
           synthesize SCRIPT      write an evemu recording of scripted gestures (see
                                  gesturectl(1)); --device DESC picks the device description
           check-config [FILE]    same as gestured --check-config
+          gestures [FILE]        the configured gesture names, one a line (for --gesture)
 
         Exit status: 0 success, 1 failure, 64 usage error, 69 daemon not reachable,
         78 configuration errors (gestured.conf or actions.conf).
@@ -103,9 +104,12 @@ enum GesturectlCommand {
             return Synthesize.run(scriptPath: rest.first, devicePath: parsed.value("device"))
         case "check-config":
             return CheckConfig.run(path: rest.first)
+        case "gestures":
+            return ListGestures.run(path: rest.first, socket: socket)
         default:
             let verbs = [
                 "status", "devices", "list-devices", "listen", "debug-events", "run", "reload", "ping", "record", "synthesize", "check-config",
+                "gestures",
             ]
             let best = verbs.min { editDistance(verb, $0) < editDistance(verb, $1) }
             let hint = best.map { editDistance(verb, $0) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""
