@@ -11,3 +11,6 @@ swift build -c release --product gestured
 swift build -c release --product gesturectl
 scripts/lint.sh
 swift test --skip-build
+# Hostile input (docs/hostile-input.md): every fuzz target for 10 s (the regression inputs
+# first), so a parser or engine crash that came back fails CI; the long runs are by hand.
+scripts/fuzz.sh --time 10
