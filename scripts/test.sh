@@ -11,6 +11,9 @@ swift build -c release --product gestured
 swift build -c release --product gesturectl
 scripts/lint.sh
 swift test --skip-build
+# The suite again under AddressSanitizer, then ThreadSanitizer, each in its own build
+# directory (docs/hostile-input.md; about 10 minutes each on two cores).
+scripts/sanitize.sh address thread
 # Hostile input (docs/hostile-input.md): every fuzz target for 10 s (the regression inputs
 # first), so a parser or engine crash that came back fails CI; the long runs are by hand.
 scripts/fuzz.sh --time 10
