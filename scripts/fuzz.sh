@@ -4,7 +4,7 @@
 # (docs/hostile-input.md). The normal `swift build` is not involved: everything goes to
 # .build/fuzz.
 #
-#   scripts/fuzz.sh [--time SECONDS] [--jobs N] [--build-only] [TARGET...]
+#   scripts/fuzz.sh [--time SECONDS] [--build-only] [TARGET...]
 #
 # TARGET is any of: recording pipeline config actions ipc (default: all). --time is per
 # target (default 60). Every input in Fuzz/Regressions/TARGET/ (inputs that once crashed)
