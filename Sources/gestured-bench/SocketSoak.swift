@@ -107,13 +107,13 @@ struct SocketSoak {
             }
         }
         // Churn: clients connecting and leaving at random while the devices replay.
-        let perThread = churnConnections / 4
-        for t in 0..<4 {
+        let perThread = churnConnections / 8
+        for t in 0..<8 {
             group.enter()
             startThread {
                 var random = SplitMix(seed: UInt64(t + 1))
                 for i in 0..<perThread where !findings.isDone {
-                    let stay = Int(random.next() % 400)
+                    let stay = Int(random.next() % 120)
                     let lines = Self.readGestures(
                         socket: socket, name: "churn-\(t)-\(i)", deadline: monotonicNanoseconds() + UInt64(stay) * 1_000_000,
                         findings: findings)
