@@ -14,3 +14,9 @@ scripts/lint.sh
 # (clients/python/tests, Tests/python; about 10 s).
 /usr/bin/python3 -m pytest -q -p no:cacheprovider clients/python/tests Tests/python
 swift test --skip-build
+# The suite again under AddressSanitizer, then ThreadSanitizer, each in its own build
+# directory (docs/hostile-input.md; about 10 minutes each on two cores).
+scripts/sanitize.sh address thread
+# Hostile input (docs/hostile-input.md): every fuzz target for 10 s (the regression inputs
+# first), so a parser or engine crash that came back fails CI; the long runs are by hand.
+scripts/fuzz.sh --time 10

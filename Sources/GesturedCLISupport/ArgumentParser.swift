@@ -43,10 +43,14 @@ public struct OptionSpec: Sendable, Equatable {
 public struct ParsedArguments: Sendable, Equatable {
     public var flags: Set<String> = []
     public var values: [String: String] = [:]
+    /// Every value given for each option, in command-line order (for repeatable options).
+    public var allValues: [String: [String]] = [:]
     public var positionals: [String] = []
 
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
     public func value(_ option: String) -> String? { values[option] }
+    /// Every value of a repeatable option, in order (empty when it was not given).
+    public func values(_ option: String) -> [String] { allValues[option] ?? [] }
 }
 
 /// A deliberately tiny parser: GNU long options only, `--` ends options.
@@ -86,8 +90,10 @@ public struct ArgumentParser: Sendable {
             if spec.takesValue {
                 if let inlineValue {
                     result.values[name] = inlineValue
+                    result.allValues[name, default: []].append(inlineValue)
                 } else if index < arguments.count {
                     result.values[name] = arguments[index]
+                    result.allValues[name, default: []].append(arguments[index])
                     index += 1
                 } else {
                     throw UsageError("option '--\(name)' needs a value (\(spec.valueName))")

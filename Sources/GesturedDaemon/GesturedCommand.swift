@@ -45,7 +45,7 @@ public enum GesturedCommand {
         .flag("realtime", help: "replay at the recording's own pace"),
         .option("speed", value: "X", help: "pace multiplier for --realtime and --demo (default 1)"),
         .flag("demo", help: "replay the bundled recording through the daemon"),
-        .option("replay-device", value: "FILE", help: "daemon: also play FILE as a device (tests, demos)"),
+        .option("replay-device", value: "FILE", help: "daemon: also play FILE as a device (tests, demos; repeatable)"),
         .option("replay-wait-clients", value: "N", help: "daemon: start replays once N clients subscribed"),
         .flag("exit-after-replay", help: "daemon: stop when the replays have finished"),
         .flag("no-udev", help: "daemon: do not open real devices"),
@@ -125,10 +125,10 @@ public enum GesturedCommand {
         options.useUdev = !parsed.has("no-udev")
         options.exitAfterReplays = parsed.has("exit-after-replay")
         options.replayWaitClients = parsed.value("replay-wait-clients").flatMap(Int.init) ?? 0
-        if let file = parsed.value("replay-device") {
+        for file in parsed.values("replay-device") {
             do {
                 let recording = try RecordingLoader.load(path: file, descriptionPath: parsed.value("description"))
-                options.replays = [ReplayRequest(node: "replay:" + file, recording: recording, pacing: .realtime(speed: speed))]
+                options.replays.append(ReplayRequest(node: "replay:" + file, recording: recording, pacing: .realtime(speed: speed)))
             } catch {
                 writeStandardError("gestured: \(error)\n")
                 return .dataError

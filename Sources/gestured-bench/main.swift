@@ -8,6 +8,7 @@ let usage = """
            gestured-bench corpus [--rounds N]
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
                                  [--gestured PATH]
+           gestured-bench soak [--churn N] [--steady N] [--gestured PATH]
     """
 
 let command = CommandLine.arguments.dropFirst().first ?? ""
@@ -41,6 +42,10 @@ case "daemon":
         idleSeconds: option("--idle-seconds", 10),
         gesturedPath: stringOption("--gestured")
     ).run()
+case "soak":
+    exitProcess(
+        SocketSoak(churnConnections: option("--churn", 1000), steadyClients: option("--steady", 8), gesturedPath: stringOption("--gestured")).run()
+    )
 default:
     writeStandardError("gestured-bench: unknown command '\(command)'\n" + usage + "\n")
     exitProcess(64)

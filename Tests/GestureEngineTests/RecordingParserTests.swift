@@ -84,7 +84,8 @@ struct RecordingParserTests {
     @Test(
         "malformed header lines name their line and form",
         arguments: [
-            ("A: 35 0 x 0 0 10", "'A: <code> <min> <max> <fuzz> <flat> [<resolution>]'"),
+            ("A: 35 0 x 0 0 10", "'A: <code 00…3f> <min> <max> <fuzz> <flat> [<resolution>]'"),
+            ("A: 508 3 232 0 0 23", "'A: <code 00…3f> <min> <max> <fuzz> <flat> [<resolution>]'"),
             ("I: 0003 zz 0001 0000", "'I: <bus> <vendor> <product> <version>' (hex)"),
             ("B: 01 00 1000", "'B: <type> <hex byte>...'"),
             ("P: 0g", "'P: <hex byte>...'"),

@@ -189,7 +189,14 @@ struct DaemonSocketTests {
         #expect(slow.allSatisfy { fast.contains($0) }, "coalescing keeps real events, it invents none")
     }
 
-    @Test("a client that never reads overflows, is told so and is disconnected; the others are not stalled")
+    // Under a sanitizer (scripts/sanitize.sh sets GESTURED_SANITIZER) the in-process daemon and
+    // the reading client run several times slower: no pace both lets the reading client keep
+    // up with the tiny outbox and brings the non-reader to read within the daemon's 5 s grace
+    // period, so the test is skipped there, visibly.
+    @Test(
+        "a client that never reads overflows, is told so and is disconnected; the others are not stalled",
+        .disabled(if: Files.processEnvironment()["GESTURED_SANITIZER"] != nil, "timing-bound; skipped under a sanitizer")
+    )
     func slowClientOverflows() async {
         // Raw touches are not coalesced: a long two-finger pan yields thousands of them, far
         // more than the kernel's socket buffer and the tiny outbox configured here. The test

@@ -6,7 +6,7 @@
 /// same type.
 enum EvemuParser {
     static let eventSyntax = "'E: <sec>.<usec> <type> <code> <value>'"
-    static let absSyntax = "'A: <code> <min> <max> <fuzz> <flat> [<resolution>]'"
+    static let absSyntax = "'A: <code 00…3f> <min> <max> <fuzz> <flat> [<resolution>]'"
     static let idSyntax = "'I: <bus> <vendor> <product> <version>' (hex)"
     static let bitsSyntax = "'B: <type> <hex byte>...'"
     static let propSyntax = "'P: <hex byte>...'"
@@ -99,7 +99,7 @@ enum EvemuParser {
                 header.typeBytes[type, default: []] += bytes
             case "A":
                 guard fields.count == 5 || fields.count == 6, let code = Scan.hex16(fields[0]),
-                    let minimum = Scan.int32(fields[1]), let maximum = Scan.int32(fields[2]),
+                    code <= EventUsage.absMaximum, let minimum = Scan.int32(fields[1]), let maximum = Scan.int32(fields[2]),
                     let fuzz = Scan.int32(fields[3]), let flat = Scan.int32(fields[4])
                 else {
                     try fail(absSyntax)
@@ -150,7 +150,7 @@ enum EvemuParser {
         warnings: inout [RecordingDiagnostic]
     ) -> DeviceDescription {
         var properties: Set<InputProperty> = []
-        for (byteIndex, byte) in header.propertyBytes.enumerated() {
+        for (byteIndex, byte) in header.propertyBytes.prefix(8).enumerated() {
             for bit in 0..<8 where byte & (1 << bit) != 0 {
                 if let property = InputProperty(rawValue: UInt16(byteIndex * 8 + bit)) {
                     properties.insert(property)
@@ -160,14 +160,16 @@ enum EvemuParser {
         var codes: Set<EventUsage> = []
         var types: Set<UInt16> = []
         if let typeMask = header.typeBytes[0] {
-            for (byteIndex, byte) in typeMask.enumerated() {
+            for (byteIndex, byte) in typeMask.prefix(Int(EventUsage.typeMaximum) / 8 + 1).enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 { types.insert(UInt16(byteIndex * 8 + bit)) }
             }
         }
-        for (type, bytes) in header.typeBytes where type != 0 {
+        // Bits past EV_MAX and KEY_MAX name no event a kernel can send (and would not fit a
+        // code); they are ignored, as the kernel's bitmaps have none.
+        for (type, bytes) in header.typeBytes where type != 0 && type <= EventUsage.typeMaximum {
             // Only types the type mask lists are real; evemu writes empty masks for the others.
             if !types.isEmpty && !types.contains(type) { continue }
-            for (byteIndex, byte) in bytes.enumerated() {
+            for (byteIndex, byte) in bytes.prefix(Int(EventUsage.codeMaximum) / 8 + 1).enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     codes.insert(EventUsage(type: type, code: UInt16(byteIndex * 8 + bit)))
                 }

@@ -135,9 +135,9 @@ enum EvtestParser {
                 } else if words[i + 1] == "type" {
                     currentType = n
                     currentAxis = nil
-                } else if let type = currentType {
+                } else if let type = currentType, type <= EventUsage.typeMaximum, n <= EventUsage.codeMaximum {
                     codes.insert(EventUsage(type: type, code: n))
-                    currentAxis = type == EventUsage.evAbs ? n : nil
+                    currentAxis = type == EventUsage.evAbs && n <= EventUsage.absMaximum ? n : nil
                     if let axis = currentAxis { axes[axis] = AxisInfo(minimum: 0, maximum: 0) }
                 }
                 i += 3

@@ -98,14 +98,16 @@ enum LibinputRecordParser {
                     try fail("'<type>: [<code>, ...]' under 'codes:'")
                     continue
                 }
-                for code in list {
-                    guard let code = UInt16(exactly: code) else { continue }
+                for code in list where type <= EventUsage.typeMaximum {
+                    guard let code = UInt16(exactly: code), code <= EventUsage.codeMaximum else { continue }
                     codes.insert(EventUsage(type: type, code: code))
                 }
                 continue
             case .absinfo:
-                guard let (key, list) = keyAndList(content), let code = UInt16(key), list.count == 5 else {
-                    try fail("'<code>: [<min>, <max>, <fuzz>, <flat>, <resolution>]' under 'absinfo:'")
+                guard let (key, list) = keyAndList(content), let code = UInt16(key), code <= EventUsage.absMaximum,
+                    list.count == 5
+                else {
+                    try fail("'<code 0…63>: [<min>, <max>, <fuzz>, <flat>, <resolution>]' under 'absinfo:'")
                     continue
                 }
                 axes[code] = AxisInfo(

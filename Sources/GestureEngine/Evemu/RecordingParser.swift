@@ -129,7 +129,7 @@ public enum RecordingParser {
         for event in events {
             codes.insert(event.usage)
             if event.usage == .synMTReport { sawMTReport = true }
-            guard event.usage.type == EventUsage.evAbs else { continue }
+            guard event.usage.type == EventUsage.evAbs, event.usage.code <= EventUsage.absMaximum else { continue }
             if let range = ranges[event.usage.code] {
                 ranges[event.usage.code] = (Swift.min(range.min, event.value), Swift.max(range.max, event.value))
             } else {
@@ -138,7 +138,9 @@ public enum RecordingParser {
         }
         var axes: [UInt16: AxisInfo] = [:]
         for (code, range) in ranges {
-            axes[code] = AxisInfo(minimum: range.min, maximum: Swift.max(range.max, range.min + 1))
+            // One value seen: a range one unit wide (below it when the value is Int32.max).
+            let minimum = range.min == range.max && range.max == .max ? range.min - 1 : range.min
+            axes[code] = AxisInfo(minimum: minimum, maximum: Swift.max(range.max, minimum + 1))
         }
         // Tracking ids are not a range to infer: -1 is a release, and ids wrap at 65535.
         if axes[EventUsage.absMTTrackingID.code] != nil {

@@ -20,6 +20,12 @@ public struct EventUsage: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let evRel: UInt16 = 0x02
     public static let evAbs: UInt16 = 0x03
     public static let evMsc: UInt16 = 0x04
+    /// The highest event type (`EV_MAX`); a description naming a higher one is not a device's.
+    public static let typeMaximum: UInt16 = 0x1f
+    /// The highest absolute axis code (`ABS_MAX`).
+    public static let absMaximum: UInt16 = 0x3f
+    /// The highest code of any type (`KEY_MAX`, the largest of the `*_MAX` constants).
+    public static let codeMaximum: UInt16 = 0x2ff
 
     public static let synReport = EventUsage(type: evSyn, code: 0)
     public static let synConfig = EventUsage(type: evSyn, code: 1)

@@ -1,0 +1,62 @@
+import GestureEngine
+import GesturedConfig
+
+/// Fuzz target: the INI lexer, the configuration parser and its layering (the input split
+/// at NUL bytes into a main file and up to three drop-ins), and the engine built from what
+/// the parser accepted.
+///
+/// Properties beyond "no crash, no sanitizer report":
+/// * every diagnostic names one of the files, a line inside it and a column ≥ 1;
+/// * a configuration without errors renders to text that parses back, without errors, to
+///   the same configuration (as ``Configuration/rendered()`` documents);
+/// * that configuration builds an engine for each of the project's devices, and a tap and
+///   a two-finger pan from the demo fixtures run through the daemon's pipeline with the
+///   consistency checker finding nothing.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let parts = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
+    let names = ["/etc/gestured/gestured.conf", "/etc/gestured/conf.d/10-a.conf", "/etc/gestured/conf.d/20-b.conf",
+        "/etc/gestured/conf.d/30-c.conf"]
+    let sources = parts.enumerated().map { index, part in
+        ConfigSource(name: names[index], contents: String(decoding: part, as: UTF8.self))
+    }
+    let result = Configuration.parse(sources)
+    for diagnostic in result.diagnostics {
+        guard let source = sources.first(where: { $0.name == diagnostic.file }) else {
+            fuzzFailure("diagnostic for an unknown file: \(diagnostic)")
+        }
+        let lines = source.contents.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+        if diagnostic.line < 1 || diagnostic.line > lines || diagnostic.column < 1 {
+            fuzzFailure("diagnostic outside its \(lines)-line file: \(diagnostic)")
+        }
+    }
+    guard !result.hasErrors else { return 0 }
+    let configuration = result.configuration
+    let text = configuration.rendered()
+    let again = Configuration.parse(text, fileName: "rendered.conf")
+    if again.hasErrors { fuzzFailure("the rendered configuration has errors: \(again.errors.prefix(3))\n\(text)") }
+    if again.configuration != configuration { fuzzFailure("rendering and parsing changed the configuration\n\(text)") }
+    for (device, events) in ConfigRun.runs {
+        var pipeline = GesturePipeline(node: "fuzz", device: device, configuration: configuration.engineConfiguration(for: device))
+        var outputs = pipeline.feed(events)
+        outputs += pipeline.finishReplay()
+        let violations = ConsistencyChecker.check(outputs, requireClosed: true)
+        if let first = violations.first { fuzzFailure("\(violations.count) consistency violations, first: \(first)") }
+    }
+    return 0
+}
+
+enum ConfigRun {
+    static let runs: [(DeviceDescription, [RawEvent])] = {
+        [
+            "Tests/GestureEngineTests/Fixtures/gestured-demo-touchscreen/tap.evemu",
+            "Tests/GestureEngineTests/Fixtures/gestured-demo-clickpad/three-finger-swipe-left.evemu",
+        ].map { file in
+            guard let text = FuzzFiles.read(file),
+                let recording = try? RecordingParser.parse(text, fileName: file), let device = recording.device
+            else { fuzzFailure("fixture \(file) missing or unreadable") }
+            return (device, recording.events)
+        }
+    }()
+}

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import GestureEngine
+
+/// Inputs the recording fuzzer (Fuzz/Targets/recording.swift, docs/hostile-input.md) found
+/// or that sit at the same edges: each once crashed, or parsed into a description the
+/// writer could not give back.
+@Suite("Recordings at the edges of the formats")
+struct HostileRecordingTests {
+    @Test("an axis code past ABS_MAX is an error, not an axis the writer truncates (fuzz finding)")
+    func axisCodePastAbsMax() throws {
+        let text = "N: Pad\nA: 35 0 100 0 0 10\nA: 508 3 232 0 0 23\n"
+        let error = try #require(throws: RecordingError.self) { try RecordingParser.parseDescription(text, fileName: "x.desc") }
+        #expect(error.line == 3)
+        #expect(error.found == "'A: 508 3 232 0 0 23'")
+    }
+
+    @Test("every description the parser accepts is written back with the same axes")
+    func writtenDescriptionsReadBack() throws {
+        let text = "N: Pad\nI: 0003 04f3 0001 0000\nP: 02 00 00 00 00 00 00 00\nA: 00 0 2832 0 0 23\nA: 3f -5 5 0 0 0\n"
+        let device = try RecordingParser.parseDescription(text, fileName: "x.desc")
+        let again = try RecordingParser.parseDescription(EvemuWriter.description(device), fileName: "written.desc")
+        #expect(again.axes == device.axes)
+        #expect(again.properties == device.properties)
+    }
+
+    @Test("a libinput-record absinfo code past ABS_MAX is an error naming its line")
+    func libinputAbsinfoPastAbsMax() throws {
+        let text = """
+            version: 1
+            ndevices: 1
+            devices:
+            - node: /dev/input/event5
+              evdev:
+                name: "Pad"
+                codes:
+                  3: [0, 1]
+                absinfo:
+                  0: [0, 100, 0, 0, 10]
+                  300: [0, 100, 0, 0, 10]
+                events:
+                - evdev:
+                  - [  0,      0,   0,   0,       0]
+
+            """
+        let error = try #require(throws: RecordingError.self) { try RecordingParser.parse(text, fileName: "r.yml") }
+        #expect(error.line == 11)
+    }
+
+    @Test("capability bits past KEY_MAX and types past EV_MAX are ignored, not a trap")
+    func capabilityBitsPastTheMaximum() throws {
+        let bytes = Array(repeating: "ff", count: 9000).joined(separator: " ")
+        let text = "N: Pad\nB: 00 0b 00 00 00 00 00 00 00\nB: 01 \(bytes)\nB: 7f01 ff\nA: 35 0 100 0 0 10\n"
+        let device = try RecordingParser.parseDescription(text, fileName: "x.desc")
+        #expect(device.codes.allSatisfy { $0.code <= EventUsage.codeMaximum && $0.type <= EventUsage.typeMaximum })
+        #expect(device.codes.contains(.btnTouch))
+    }
+
+    @Test("a header-less recording whose only value is Int32.max infers a range, not an overflow")
+    func inferredRangeAtInt32Maximum() throws {
+        let text = "E: 0.000000 0003 0035 2147483647\nE: 0.000000 0003 0400 5\nE: 0.000000 0000 0000 0\n"
+        let recording = try RecordingParser.parse(text, fileName: "bare.evemu")
+        let axis = try #require(recording.device?.axis(.absMTPositionX))
+        #expect(axis.minimum < axis.maximum)
+        #expect(axis.maximum == .max)
+        #expect(recording.device?.axes[0x400] == nil)
+    }
+}

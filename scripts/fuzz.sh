@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ against the package's own module sources and runs
+# each for a given time, printing executions, coverage and crashes per target
+# (docs/hostile-input.md). The normal `swift build` is not involved: everything goes to
+# .build/fuzz.
+#
+#   scripts/fuzz.sh [--time SECONDS] [--build-only] [TARGET...]
+#
+# TARGET is any of: recording pipeline config actions ipc (default: all). --time is per
+# target (default 60). Every input in Fuzz/Regressions/TARGET/ (inputs that once crashed)
+# is run first. The corpus grown by earlier runs is kept in .build/fuzz/corpus/TARGET and
+# reused; the seeds are rebuilt from the project's fixtures each time. Exits 1 when any
+# target crashed, hung, leaked or broke a property; the input is saved under
+# .build/fuzz/artifacts/TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+# The Swift runtime's backtracer reads the crashed stack, which ASan reports as an
+# underflow of its own and then hangs: let libFuzzer report the crash instead.
+export SWIFT_BACKTRACE=enable=no
+
+time_per_target=60
+build_only=0
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --time) time_per_target="$2"; shift 2 ;;
+        --build-only) build_only=1; shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+all_targets=(recording pipeline config actions ipc)
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+
+out=.build/fuzz
+mkdir -p "$out/modules" "$out/bin"
+flags=(
+    -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -warnings-as-errors
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+    -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault
+    -I "$out/modules"
+)
+
+# The package modules each module needs (Package.swift), built before it.
+module_dependencies() {
+    case "$1" in
+        GesturedConfig) echo GestureEngine ;;
+    esac
+}
+
+# Builds Sources/MODULE as an instrumented object and module, when it or a module it
+# needs changed since the last build. (After changing the flags below: rm -rf .build/fuzz.)
+build_module() {
+    local module="$1" object="$out/modules/$1.o" stale=0 dependency
+    local sources
+    mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
+    if [ ! -f "$object" ] || [ -n "$(find "${sources[@]}" -newer "$object" | head -1)" ]; then stale=1; fi
+    for dependency in $(module_dependencies "$module"); do
+        [ "$out/modules/$dependency.o" -nt "$object" ] && stale=1
+    done
+    [ "$stale" = 1 ] || return 0
+    echo "fuzz: building module $module (${#sources[@]} files)"
+    swiftc "${flags[@]}" -module-name "$module" -wmo -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
+        -c -o "$object" "${sources[@]}"
+    # swiftc leaves an unchanged object untouched; the time stamp records this build.
+    touch "$object"
+}
+
+# What each target links: modules, then extra sources from the package.
+target_modules() {
+    case "$1" in
+        recording) echo GestureEngine ;;
+        pipeline|config) echo GestureEngine GesturedConfig ;;
+        actions) echo GestureEngine GesturedConfig GesturedProtocol GesturedCLISupport ;;
+        ipc) echo GesturedProtocol ;;
+        *) echo "fuzz.sh: unknown target '$1' (known: ${all_targets[*]})" >&2; exit 2 ;;
+    esac
+}
+# The longest input libFuzzer makes for each target: long enough for a whole fixture's worth
+# of structure, short enough that the slower targets still run hundreds of inputs a second.
+target_max_len() {
+    case "$1" in
+        pipeline|config) echo 16384 ;;
+        *) echo 8192 ;;
+    esac
+}
+target_sources() {
+    case "$1" in
+        pipeline|config) echo Sources/GesturedDaemon/GesturePipeline.swift ;;
+        actions) echo Sources/gesturectl/ActionsFile.swift ;;
+    esac
+}
+
+# Seeds: the project's fixtures (never ../shared/corpus), plus Fuzz/Seeds/TARGET.
+make_seeds() {
+    local target="$1" dir="$out/seeds/$1"
+    rm -rf "$dir"; mkdir -p "$dir"
+    [ -d "Fuzz/Seeds/$target" ] && cp Fuzz/Seeds/"$target"/* "$dir"/ 2>/dev/null || true
+    case "$target" in
+        recording)
+            find Tests/GestureEngineTests/Fixtures Tests/EndToEndTests/Devices -name '*.evemu' -o -name '*.desc' \
+                | while read -r f; do cp "$f" "$dir/$(echo "$f" | tr / _)"; done ;;
+        pipeline)
+            GESTURED_FUZZ_SEEDS_FROM="$(find "$PWD/Tests/GestureEngineTests/Fixtures" -name '*.evemu' | sort | paste -sd:)" \
+                GESTURED_FUZZ_SEEDS_TO="$dir" "$out/bin/fuzz-pipeline" >/dev/null ;;
+        config)
+            cp config/gestured.conf config/evaluation.conf "$dir"/
+            { cat config/gestured.conf; printf '\0'; cat config/evaluation.conf; } > "$dir/layered.conf" ;;
+        actions)
+            cp config/actions.conf "$dir"/ ;;
+        ipc)
+            # The requests of gestured-ipc(7)'s example session, a byte seeding the splits
+            # and one choosing the line bound first.
+            { printf '\x07\x04'; grep '^{"type"' docs/man/gestured-ipc.7.scd; } > "$dir/man-page-session" ;;
+    esac
+}
+
+for target in "${targets[@]}"; do
+    for module in $(target_modules "$target"); do build_module "$module"; done
+done
+for target in "${targets[@]}"; do
+    binary="$out/bin/fuzz-$target"
+    # Absolute paths: the targets find the checkout from #filePath.
+    inputs=("$PWD"/Fuzz/Targets/"$target".swift "$PWD"/Fuzz/Support/*.swift $(for f in $(target_sources "$target"); do echo "$PWD/$f"; done))
+    objects=()
+    for module in $(target_modules "$target"); do objects+=("$out/modules/$module.o"); done
+    if [ ! -f "$binary" ] || [ -n "$(find "${inputs[@]}" "${objects[@]}" -newer "$binary" | head -1)" ]; then
+        echo "fuzz: linking $binary"
+        swiftc "${flags[@]}" -module-name "Fuzz_$target" "${inputs[@]}" "${objects[@]}" -use-ld=lld -lm -o "$binary"
+    fi
+done
+[ "$build_only" = 0 ] || exit 0
+
+status=0
+summary=()
+for target in "${targets[@]}"; do
+    binary="$out/bin/fuzz-$target"
+    corpus="$out/corpus/$target"
+    artifacts="$out/artifacts/$target"
+    log="$out/logs/$target.log"
+    mkdir -p "$corpus" "$artifacts" "$out/logs"
+    make_seeds "$target"
+    if [ -d "Fuzz/Regressions/$target" ] && [ -n "$(ls -A "Fuzz/Regressions/$target")" ]; then
+        if ! "$binary" Fuzz/Regressions/"$target"/* >"$log.regressions" 2>&1; then
+            echo "fuzz: $target: a regression input crashes again:" >&2
+            tail -30 "$log.regressions" >&2
+            status=1
+            summary+=("$(printf '%-10s %12s %10s %8s %8s %8s  %s' "$target" - - - - - "REGRESSION")")
+            continue
+        fi
+    fi
+    rc=0
+    nice -n 10 "$binary" "$corpus" "$out/seeds/$target" -max_total_time="$time_per_target" -timeout=10 \
+        -rss_limit_mb=2048 -max_len="$(target_max_len "$target")" -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    crashes=$(find "$artifacts" -type f -newer "$binary" \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+    result=ok
+    if [ "$rc" != 0 ]; then
+        result="FAILED (exit $rc; see $log)"
+        status=1
+        grep -m3 -E 'fuzz property broken|ERROR: |Fatal error|deadly signal' "$log" >&2 || tail -20 "$log" >&2
+    fi
+    summary+=("$(printf '%-10s %12s %10s %8s %8s %8s  %s' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$crashes" "$result")")
+done
+printf '%-10s %12s %10s %8s %8s %8s  %s\n' target executions exec/s cov features crashes result
+printf '%s\n' "${summary[@]}"
+exit $status
