@@ -15,8 +15,12 @@ scripts/lint.sh
 /usr/bin/python3 -m pytest -q -p no:cacheprovider clients/python/tests Tests/python
 swift test --skip-build
 # The suite again under AddressSanitizer, then ThreadSanitizer, each in its own build
-# directory (docs/hostile-input.md; about 10 minutes each on two cores).
-scripts/sanitize.sh address thread
+# directory (docs/hostile-input.md; about 10 minutes each on two cores): run by hand or with
+# GESTURED_SANITIZERS=1, not on every CI run (three runs of the suite triple the exposure of
+# its few wall-clock-paced socket tests to a loaded machine; DESIGN.md, issue 16).
+if [[ "${GESTURED_SANITIZERS:-0}" == 1 ]]; then
+    scripts/sanitize.sh address thread
+fi
 # Hostile input (docs/hostile-input.md): every fuzz target for 10 s (the regression inputs
 # first), so a parser or engine crash that came back fails CI; the long runs are by hand.
 scripts/fuzz.sh --time 10
