@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import Glibc
+internal import Synchronization
 
 /// The signals the daemon reacts to.
 public enum UnixSignal: Int32, Sendable, CaseIterable {
@@ -16,35 +17,117 @@ public enum UnixSignal: Int32, Sendable, CaseIterable {
     }
 }
 
-/// Delivers signals as an `AsyncStream` (swift-service-lifecycle's `UnixSignalsSequence`):
-/// each signal is ignored at the C level and observed through a Dispatch signal source.
+/// Delivers signals as an `AsyncStream` (swift-service-lifecycle's `UnixSignalsSequence`).
+///
+/// A C handler writes the signal's number into a self-pipe (the classic async-signal-safe
+/// pattern: whichever thread the kernel picks runs it, and nothing is lost); a Dispatch read
+/// source on the pipe's other end hands it to every `SignalSource` that wants it. libdispatch's
+/// own signal sources were used before: on Linux they read a signalfd, which sees a signal only
+/// while every thread blocks it, and a process-directed SIGTERM that reached the main thread
+/// parked in `dispatch_main` was lost (the daemon never shut down; seen under load in
+/// `SystemdDaemonTests`). DESIGN.md, "Signals through a self-pipe".
 ///
 /// Create it from nonisolated code, never from top-level `main.swift` code (STYLE.md B8).
-public final class SignalSource {
+public final class SignalSource: Sendable {
     public let signals: AsyncStream<UnixSignal>
-    private let sources: [any DispatchSourceSignal]
+    private let id: Int
 
     public init(_ wanted: [UnixSignal] = UnixSignal.allCases) {
         let (stream, continuation) = AsyncStream.makeStream(of: UnixSignal.self)
-        let queue = DispatchQueue(label: "gestured.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for signalValue in wanted {
-            _ = Glibc.signal(signalValue.rawValue, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalValue.rawValue, queue: queue)
-            source.setEventHandler { continuation.yield(signalValue) }
-            source.resume()
-            sources.append(source)
-        }
         self.signals = stream
-        self.sources = sources
+        self.id = SignalHub.shared.subscribe(Set(wanted), continuation)
     }
 
     public func cancel() {
-        for source in sources { source.cancel() }
+        SignalHub.shared.unsubscribe(id)
     }
 }
 
 /// Ignores SIGPIPE process-wide: writes to vanished clients then fail with EPIPE instead.
 public func ignoreBrokenPipeSignal() {
     _ = Glibc.signal(SIGPIPE, SIG_IGN)
+}
+
+/// The write end of the self-pipe, read by the handler (set once, before any handler is installed).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// Async-signal-safe: one `write(2)` of the signal's number, errno kept.
+private func writeSignalToPipe(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
+}
+
+/// The process's one self-pipe and the subscribers it fans out to.
+private final class SignalHub: Sendable {
+    static let shared = SignalHub()
+
+    private struct Subscriber {
+        var wanted: Set<UnixSignal>
+        var continuation: AsyncStream<UnixSignal>.Continuation
+    }
+
+    private struct State {
+        var nextID = 0
+        var subscribers: [Int: Subscriber] = [:]
+        var installed: Set<UnixSignal> = []
+    }
+
+    private let state = Mutex(State())
+    nonisolated(unsafe) private let readSource: any DispatchSourceRead
+
+    private init() {
+        var ends: [Int32] = [-1, -1]
+        let made = pipe(&ends)
+        precondition(made == 0, "gestured: cannot create the signal pipe (errno \(errno))")
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        signalPipeWriteEnd = ends[1]
+        let readEnd = ends[0]
+        let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "gestured.signals"))
+        readSource = source
+        source.setEventHandler { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while true {
+                let n = read(readEnd, &buffer, buffer.count)
+                guard n > 0 else { break }
+                for byte in buffer.prefix(n) {
+                    if let signal = UnixSignal(rawValue: Int32(byte)) { self?.deliver(signal) }
+                }
+            }
+        }
+        source.resume()
+    }
+
+    func subscribe(_ wanted: Set<UnixSignal>, _ continuation: AsyncStream<UnixSignal>.Continuation) -> Int {
+        state.withLock { state in
+            for signal in wanted where !state.installed.contains(signal) {
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = { writeSignalToPipe($0) }
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                _ = sigaction(signal.rawValue, &action, nil)
+                state.installed.insert(signal)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = Subscriber(wanted: wanted, continuation: continuation)
+            return id
+        }
+    }
+
+    func unsubscribe(_ id: Int) {
+        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        removed?.continuation.finish()
+    }
+
+    private func deliver(_ signal: UnixSignal) {
+        let targets = state.withLock { state in
+            state.subscribers.values.filter { $0.wanted.contains(signal) }.map(\.continuation)
+        }
+        for continuation in targets { continuation.yield(signal) }
+    }
 }
