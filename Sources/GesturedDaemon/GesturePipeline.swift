@@ -67,6 +67,7 @@ public struct GesturePipeline: Sendable {
                 adjusted.recognizers[index].kind = .pan(parameters)
             case .tap(var parameters):
                 parameters.maximumTapDuration = min(parameters.maximumTapDuration, touchpadMaximumTapDuration)
+                parameters.restartsTimerOnLanding = true
                 adjusted.recognizers[index].kind = .tap(parameters)
             default:
                 break

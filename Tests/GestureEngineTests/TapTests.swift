@@ -177,3 +177,28 @@ struct TapTests {
         #expect(h.events("tap")[0].taps == 3)
     }
 }
+
+extension TapTests {
+    @Test(
+        "with restartsTimerOnLanding (touchpads) the duration counts from the last finger landing",
+        arguments: [(true, 1), (false, 0)]
+    )
+    func timerRestartsOnLanding(restarts: Bool, taps: Int) {
+        // Three fingers landing 0, 42 and 93 ms apart, the last lift 252 ms after the first
+        // landing (a played-late tap from the libinput side by side), limit 250 ms.
+        let h = run(
+            tap(touches: 3) {
+                $0.maximumTapDuration = 0.25
+                $0.restartsTimerOnLanding = restarts
+            }
+        ) { f in
+            let a = f.down(10, 10, at: 0)
+            let b = f.down(25, 10, at: 0.042)
+            let c = f.down(40, 10, at: 0.093)
+            f.up(a, at: 0.194)
+            f.up(b, at: 0.252)
+            f.up(c, at: 0.252)
+        }
+        #expect(h.events("tap").count == taps)
+    }
+}

@@ -11,24 +11,106 @@ struct ThumbStage: TouchFilterStage {
     /// libinput detects thumbs by position only on touchpads at least this high (mm).
     static let detectionMinimumHeight = 50.0
 
-    mutating func reset() {}
+    /// Contacts landing within this long of each other belong to one hand: libinput's
+    /// `THUMB_TIMEOUT` (100 ms), the same span as its finger-count debounce and the engine's
+    /// settling window.
+    static let companionWindow = 0.1
 
-    /// A new contact there is held back. (The bottom corners are thumb country first: a
-    /// thumb there moves along the band, out of the edge band, and must not count as a
-    /// finger for that.)
-    func holdsBack(_ touch: Touch) -> Bool {
-        isTouchpad && bands.inThumbBand(touch.position) && settings.enables(.thumbBand)
+    /// A band contact needs this many companions (a three-finger landing at least): two
+    /// contacts landing low together may be a thumb and a finger, and holding them costs a
+    /// scroll nothing (they are let go as they rise out of the band), while the finger count
+    /// of a three- or four-finger sideways swipe is decided at landing and its lowest finger
+    /// never leaves the band. (Two were tried: link's close two-finger scroll starting in the
+    /// band, whose second finger flickers out, turned into pointer motion; tuning 289 → 288.)
+    static let handCompanions = 2
+
+    /// The contacts landing in the current frame (``beginFrame(_:palms:)``), kept for the
+    /// frame's lowest contact to see the fingers landing with it. Reused: no allocation per frame.
+    private var landings: [(id: TouchID, position: PhysicalPoint)]
+    /// The frame's finger count by `BTN_TOOL_*` (0 when it says none): a two-slot pad reports
+    /// four fingers landing as two positions and a count.
+    private var countedFingers = 0
+
+    init(settings: TouchFilterSettings, bands: FilterBands, isTouchpad: Bool) {
+        self.settings = settings
+        self.bands = bands
+        self.isTouchpad = isTouchpad
+        landings = []
+        landings.reserveCapacity(5)
+    }
+
+    mutating func reset() {
+        landings.removeAll()
+        countedFingers = 0
+    }
+
+    mutating func beginFrame(_ frame: Frame, palms: PalmStage) {
+        landings.removeAll(keepingCapacity: true)
+        guard isTouchpad else { return }
+        countedFingers = frame.fingerCount ?? 0
+        for touch in frame.touches where touch.phase == .began && palms.palmReason(touch) == nil {
+            landings.append((touch.id, touch.position))
+        }
+    }
+
+    /// A new contact there is held back — unless it lands with the hand (``landsWithHand``).
+    /// (The bottom corners are thumb country first: a thumb there moves along the band, out
+    /// of the edge band, and must not count as a finger for that.)
+    func holdsBack(_ touch: Touch, at now: Timestamp, table: ContactTable) -> Bool {
+        guard isTouchpad && bands.inThumbBand(touch.position) && settings.enables(.thumbBand) else { return false }
+        return !landsWithHand(touch.id, at: touch.position, landed: now, table: table, includingLandings: true)
+    }
+
+    /// Whether a bottom-band contact is a finger of the hand rather than a resting thumb:
+    /// another contact (a finger, or a contact held in the band) landed within
+    /// ``companionWindow`` of it and lies within ``TouchFilterSettings/thumbDiagonalWidth`` across
+    /// and ``TouchFilterSettings/thumbDiagonalHeight`` vertically of it. libinput's
+    /// `tp_thumb_update_multifinger` keeps the two lowest touches live when they are that close
+    /// (its 35 × 25 mm), and jails a bottom-band contact only when it lands alone; a four-finger
+    /// swipe's lowest finger on a short pad lands 4 mm from the bottom, 15 mm below the next.
+    /// A thumb resting alone, or landing long after the fingers, stays a thumb.
+    func landsWithHand(
+        _ id: TouchID, at position: PhysicalPoint, landed: Timestamp, table: ContactTable, includingLandings: Bool
+    ) -> Bool {
+        func near(_ p: PhysicalPoint) -> Bool {
+            abs(p.x - position.x) < settings.thumbDiagonalWidth && abs(p.y - position.y) < settings.thumbDiagonalHeight
+        }
+        var companions = 0
+        var close = false
+        if includingLandings {
+            for landing in landings where landing.id != id {
+                companions += 1
+                if near(landing.position) { close = true }
+            }
+        }
+        for (other, contact) in table.contacts where other != id {
+            // A contact of this frame stepped before this one is in both lists: count it once.
+            if includingLandings && landings.contains(where: { $0.id == other }) { continue }
+            guard contact.role == .finger || contact.role == .thumbCandidate,
+                abs(contact.startTime - landed) <= Self.companionWindow
+            else { continue }
+            companions += 1
+            if near(contact.role == .finger ? contact.delivered : contact.start) { close = true }
+        }
+        // Fingers the device counts but does not track (beyond its slots) are companions too.
+        companions = max(companions, countedFingers - 1)
+        return close && companions >= Self.handCompanions
     }
 
     /// What becomes of a held thumb-band contact in a frame: its delivered beginning when it
     /// turns finger, nil otherwise.
-    func moved(_ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, palms: PalmStage, jitter: JitterStage) -> Touch? {
+    func moved(
+        _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, table: ContactTable, palms: PalmStage,
+        jitter: JitterStage
+    ) -> Touch? {
         if let reason = palms.palmReason(touch) {
             contact.makePalm(reason)
             return nil
         }
         let moved = distance(touch.position, contact.start)
-        guard moved >= settings.thumbReleaseDistance || bands.aboveThumbExitLine(touch.position) else { return nil }
+        // A finger of the hand landed beside it just after it: it was the hand's first finger.
+        let joined = landsWithHand(touch.id, at: touch.position, landed: contact.startTime, table: table, includingLandings: false)
+        guard joined || moved >= settings.thumbReleaseDistance || bands.aboveThumbExitLine(touch.position) else { return nil }
         return jitter.release(touch, &contact, at: now)
     }
 

@@ -20,7 +20,7 @@ extension TouchFilter {
         jitter.start(&contact, at: touch.position)
         if let reason = palms.landingReason(touch, at: now) {
             contact.makePalm(reason)
-        } else if thumbs.holdsBack(touch) {
+        } else if thumbs.holdsBack(touch, at: now, table: table) {
             contact.role = .thumbCandidate
         } else if edges.holdsBack(touch) {
             contact.role = .edgeCandidate
@@ -93,7 +93,7 @@ extension TouchFilter {
         case .pressureCandidate:
             released = landing.moved(touch, &contact, at: now, palms: palms, jitter: jitter)
         case .thumbCandidate:
-            released = thumbs.moved(touch, &contact, at: now, palms: palms, jitter: jitter)
+            released = thumbs.moved(touch, &contact, at: now, table: table, palms: palms, jitter: jitter)
         }
         if let released {
             out.append(released)

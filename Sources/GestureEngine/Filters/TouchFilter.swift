@@ -80,6 +80,7 @@ public struct TouchFilter: Sendable {
         spareTouches = []
         out.removeAll(keepingCapacity: true)
         tapGuard.beginFrame(frame, table: table)
+        thumbs.beginFrame(frame, palms: palms)
         for var touch in frame.touches {
             palms.notePressure(touch)
             if let delivered = table.aliases[touch.id] {

@@ -14,6 +14,11 @@ public struct TapParameters: Hashable, Sendable {
     /// All required fingers down within this span; `nil` = `maximumTapDuration` (off).
     public var allowableTouchTimeSeparation: Double? = nil
     public var minimumTapDuration = 0.0
+    /// The tap timer starts again when a further finger of the tap lands, so the duration is
+    /// measured from the last landing (libinput's tap state machine re-arms its timeout on
+    /// each finger down). Off by default (UIKit measures from the first); the touchpad policy
+    /// turns it on.
+    public var restartsTimerOnLanding = false
     public init() {}
 }
 

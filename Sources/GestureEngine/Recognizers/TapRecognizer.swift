@@ -77,6 +77,8 @@ struct TapRecognizer: CustomRecognizer {
                 // Fingers came and went one by one within a tap: judged at the lift.
                 break
             }
+        } else if parameters.restartsTimerOnLanding && phase == .touching {
+            context.schedule(Self.tapTimer, after: parameters.maximumTapDuration)
         }
         tapTouchCount = active.count
         if active.count == parameters.numberOfTouchesRequired {
