@@ -216,6 +216,15 @@ public actor InputHub {
     private func timerFired() {
         armedDeadline = nil
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        // Input the kernel stamped before now and that the loop has not read yet goes first:
+        // the engine fires each due deadline at its own time ahead of those frames, in the
+        // order a replay of the same events takes. Serviced ahead of an unread frame, the
+        // timer made the engine see that frame in its past, and the live gestures differed
+        // from the recording's (the 40 ms landing wait of a one-finger pan made it common).
+        for node in sessions.keys.sorted() {
+            guard let deadline = sessions[node]?.pipeline.storedDeadline, deadline <= now else { continue }
+            readable(node)
+        }
         for node in sessions.keys.sorted() {
             guard let session = sessions[node], let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
             publish(session.pipeline.advance(to: now), from: session)
