@@ -3,8 +3,9 @@
 # Usage: scripts/setup-deps.sh [--vm]   (--vm adds what the QEMU kernel tier needs)
 set -euo pipefail
 # python3-pytest runs the Python client's, the completions' and the trace's tests; zsh and
-# fish run the completions for real (bash is always there); chromium renders the trace SVG.
-pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config scdoc systemd udev python3-pytest zsh fish chromium)
+# fish run the completions for real (bash is always there); chromium renders the trace SVG;
+# valgrind counts the daemon path's instructions per frame (docs/benchmarks.md).
+pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config scdoc systemd udev python3-pytest zsh fish chromium valgrind)
 if [ "${1:-}" = "--vm" ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat libinput-dev)
 fi
