@@ -8,7 +8,7 @@ extension Configuration {
     public func rendered() -> String {
         var sections = [ConfigRenderer.render(daemon), ConfigRenderer.render(touchFilter)]
         sections += deviceRules.map(ConfigRenderer.render)
-        sections += gestures.map(ConfigRenderer.render)
+        sections += gestures.map { ConfigRenderer.render($0, whenLocked: gesturesWhenLocked.contains($0.name)) }
         return sections.joined(separator: "\n")
     }
 
@@ -82,6 +82,12 @@ enum ConfigRenderer {
         if let v = rule.disabled { lines.append("Disable=\(yesNo(v))") }
         if let c = rule.calibration { lines.append("Calibration=\([c.a, c.b, c.c, c.d, c.e, c.f].map(number).joined(separator: " "))") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ g: RecognizerConfiguration, whenLocked: Bool) -> String {
+        var text = render(g)
+        if whenLocked, text.hasSuffix("\n") { text += "WhenLocked=yes\n" }
+        return text
     }
 
     static func render(_ g: RecognizerConfiguration) -> String {

@@ -138,6 +138,10 @@ public struct Configuration: Hashable, Sendable {
     public var deviceRules: [DeviceRule] = []
     /// `[Gesture]` sections in declaration order (the engine's tie-break order).
     public var gestures: [RecognizerConfiguration] = []
+    /// Names of the `[Gesture]` sections with `WhenLocked=yes`: their events reach every
+    /// client while the seat's session is locked (others reach root clients only). A daemon
+    /// policy, not the engine's, so it is kept beside the recognizers.
+    public var gesturesWhenLocked: Set<String> = []
 
     public init() {}
 

@@ -75,6 +75,8 @@ let gestureKeys: [GestureKey] = [
     GestureKey("Region") { c, v throws(ValueError) in c.region = try ValueParsing.region(v) },
     GestureKey("Priority") { c, v throws(ValueError) in c.priority = try ValueParsing.integer(v, in: -1000...1000) },
     GestureKey("Enabled") { c, v throws(ValueError) in c.isEnabled = try ValueParsing.boolean(v) },
+    // Read by the parser into `Configuration.gesturesWhenLocked` (not a recognizer setting).
+    GestureKey("WhenLocked") { _, v throws(ValueError) in _ = try ValueParsing.boolean(v) },
     GestureKey("DeviceKinds") { c, v throws(ValueError) in c.policy.deviceKinds = try ValueParsing.deviceKinds(v) },
     GestureKey("Tools") { c, v throws(ValueError) in
         let tools = try ValueParsing.tools(v)

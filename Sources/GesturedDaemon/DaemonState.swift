@@ -47,6 +47,16 @@ public enum PublishedEvent: Sendable, Equatable {
     case touch(TouchEventMessage)
     case deviceAdded(DeviceInfo)
     case deviceRemoved(DeviceRemovedEvent)
+    /// A gesture event for part of the clients only: its seat is locked (``LockGate``).
+    case restrictedGesture(GestureEventMessage, GestureAudience)
+}
+
+/// Who receives a ``PublishedEvent/restrictedGesture(_:_:)``.
+public enum GestureAudience: Sendable, Equatable {
+    /// Clients whose peer uid (SO_PEERCRED) is 0.
+    case root
+    /// Every other client.
+    case others
 }
 
 /// Receives published events. `publish` must not block the caller (the input loop).

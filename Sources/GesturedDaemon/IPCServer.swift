@@ -101,7 +101,7 @@ public actor IPCServer: EventPublisher {
             let message: DaemonMessage
             var coalesceKey: String?
             switch event {
-            case .gesture(let g):
+            case .gesture(let g), .restrictedGesture(let g, _):
                 message = .gesture(g)
                 if g.state == .changed { coalesceKey = g.gestureID }
             case .touch(let t): message = .touch(t)
@@ -280,7 +280,13 @@ public actor IPCServer: EventPublisher {
             }
             var capabilities = [Capability.gestures, Capability.hotplug, Capability.reload]
             if mayReceiveRawTouches(client) { capabilities.append(Capability.rawTouches) }
-            send(.hello(HelloReply(id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted())), to: id)
+            let seats = seatStatus()
+            send(
+                .hello(
+                    HelloReply(
+                        id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted(), logind: seats.logind,
+                        seats: seats.seats)),
+                to: id)
             logger.info("Client said hello", [("client.id", "\(id)"), ("client.name", hello.clientName)])
         case .subscribe(let subscription):
             if subscription.wantsRawTouches && !mayReceiveRawTouches(client) {
@@ -298,6 +304,7 @@ public actor IPCServer: EventPublisher {
         case .listDevices:
             send(.devices(DevicesReply(id: requestID, devices: state.devices)), to: id)
         case .status:
+            let seats = seatStatus()
             let reply = StatusReply(
                 id: requestID,
                 daemonVersion: settings.daemonVersion,
@@ -306,7 +313,9 @@ public actor IPCServer: EventPublisher {
                 devices: state.devices.count,
                 gesturesEmitted: state.gesturesEmitted,
                 configPath: state.configPath,
-                gestures: state.gestureCount
+                gestures: state.gestureCount,
+                logind: seats.logind,
+                seats: seats.seats
             )
             send(.status(reply), to: id)
         case .reload:
@@ -322,6 +331,21 @@ public actor IPCServer: EventPublisher {
         case .ping:
             send(.ok(OkReply(id: requestID, request: "ping")), to: id)
         }
+    }
+
+    /// The seats for `status` and `hello`: every seat with an active session, and seat0 or
+    /// a device's seat without one (unlocked).
+    private func seatStatus() -> (logind: String, seats: [SeatStatus]) {
+        let sessions = state.seatSessions
+        var seats = sessions.activeSessions.map {
+            SeatStatus(seat: $0.seat, session: $0.sessionID, uid: $0.uid, user: $0.userName, locked: $0.locked)
+        }
+        let known = Set(seats.map(\.seat))
+        let deviceSeats = Set(state.devices.compactMap(\.seat)).union([SeatSessions.defaultSeat])
+        for seat in deviceSeats.subtracting(known) {
+            seats.append(SeatStatus(seat: seat, session: nil, uid: nil, user: nil, locked: false))
+        }
+        return (sessions.availability.rawValue, seats.sorted { $0.seat < $1.seat })
     }
 
     private func mayReceiveRawTouches(_ client: ClientSession) -> Bool {
@@ -481,6 +505,8 @@ final class ClientSession {
     var watch: FileWatch?
     var isClosing = false
     var closeReason = ""
+    /// The peer's uid is 0 (SO_PEERCRED): it receives gestures of locked seats.
+    let isRoot: Bool
     /// Distinguishes this session from a later one that reuses the id (ids are not reused,
     /// but a stale timer must never close the wrong client).
     let generation = UInt64.random(in: 0...UInt64.max)
@@ -488,6 +514,7 @@ final class ClientSession {
     init(id: Int, connection: UnixConnection, outboxSoft: Int, outboxHard: Int) {
         self.id = id
         self.connection = connection
+        self.isRoot = connection.credentials?.uid == 0
         self.outbox = Outbox(softLimit: outboxSoft, hardLimit: outboxHard)
     }
 
@@ -495,6 +522,7 @@ final class ClientSession {
         guard let subscription, !isClosing else { return false }
         switch event {
         case .gesture(let g): return subscription.matches(g)
+        case .restrictedGesture(let g, let audience): return (audience == .root) == isRoot && subscription.matches(g)
         case .touch(let t): return subscription.wantsRawTouches && subscription.matchesDevice(node: t.device, name: "")
         case .deviceAdded(let d): return subscription.matchesDevice(node: d.device, name: d.name)
         case .deviceRemoved(let d): return subscription.matchesDevice(node: d.device, name: d.name)

@@ -97,7 +97,11 @@ extension InputHub {
         logReplayDecisions(session)
         guard !outputs.isEmpty else { return }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches))
+        let seat = session.seat
+        publisher.publish(
+            lockGate.route(
+                WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+            ) { state.seatSessions.isLocked(seat: seat) })
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the

@@ -27,6 +27,8 @@ public actor InputHub {
     var replays: [String: ReplaySession] = [:]
     /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
     private var ignored: [String: String] = [:]
+    /// Who receives gesture events while a seat is locked.
+    var lockGate = LockGate()
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).
@@ -259,6 +261,12 @@ public actor InputHub {
         updateStatus()
     }
 
+    /// The `[Gesture]` names marked `WhenLocked=yes`: their events reach every client while
+    /// the seat is locked.
+    public func setGesturesWhenLocked(_ names: Set<String>) {
+        lockGate.gesturesWhenLocked = names
+    }
+
     /// Cancels every gesture in flight and closes all devices (graceful shutdown).
     public func shutdown() {
         monitorWatch?.cancel()
@@ -275,7 +283,10 @@ public actor InputHub {
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard !outputs.isEmpty else { return }
-        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        let seat = session.seat
+        let events = lockGate.route(
+            WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        ) { state.seatSessions.isLocked(seat: seat) }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         if !events.isEmpty { publisher.publish(events) }
     }

@@ -45,6 +45,7 @@ public final class SeatSessions: Sendable {
     }
 
     private let state = Mutex(State())
+    private let observers = Mutex<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -81,11 +82,22 @@ public final class SeatSessions: Sendable {
         state.withLock { $0.active.values.sorted { $0.seat < $1.seat } }
     }
 
+    /// Calls `handler` after every change, on the thread that made it (the daemon's loop):
+    /// it must not block.
+    public func onChange(_ handler: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(handler) }
+    }
+
+    private func changed() {
+        for observer in observers.withLock({ $0 }) { observer() }
+    }
+
     /// Replaces what is known (``LogindTracker``; tests that need a given seat state).
     /// - Returns: the seats whose lock state changed, with their new state.
     @discardableResult
     public func replace(_ sessions: [SeatSession], availability: LogindAvailability) -> [(seat: String, locked: Bool)] {
-        state.withLock { state in
+        defer { changed() }
+        return state.withLock { state in
             var next: [String: SeatSession] = [:]
             for session in sessions { next[session.seat] = session }
             let seats = Set(next.keys).union(state.active.keys).sorted()
@@ -103,5 +115,6 @@ public final class SeatSessions: Sendable {
     /// Sets only the availability, keeping the sessions (logind left the bus).
     public func setAvailability(_ availability: LogindAvailability) {
         state.withLock { $0.availability = availability }
+        changed()
     }
 }

@@ -60,19 +60,28 @@ public struct HelloReply: Codable, Hashable, Sendable {
     public var protocolMinor: Int
     /// What this client may use (``Capability`` names), sorted.
     public var capabilities: [String]
+    /// Whether logind is followed: "available", "absent" (no system bus or no logind: every
+    /// seat unlocked) or "unknown" (its first answers are on their way).
+    public var logind: String?
+    /// Each seat's active session and lock state, sorted by seat.
+    public var seats: [SeatStatus]?
 
     public init(
         id: Int? = nil,
         daemonVersion: String,
         protocolVersion: Int = ProtocolVersion.major,
         protocolMinor: Int = ProtocolVersion.minor,
-        capabilities: [String]
+        capabilities: [String],
+        logind: String? = nil,
+        seats: [SeatStatus]? = nil
     ) {
         self.id = id
         self.daemonVersion = daemonVersion
         self.protocolVersion = protocolVersion
         self.protocolMinor = protocolMinor
         self.capabilities = capabilities
+        self.logind = logind
+        self.seats = seats
     }
 
     enum CodingKeys: String, CodingKey {
@@ -80,7 +89,7 @@ public struct HelloReply: Codable, Hashable, Sendable {
         case daemonVersion = "daemon_version"
         case protocolVersion = "protocol_version"
         case protocolMinor = "protocol_minor"
-        case capabilities
+        case capabilities, logind, seats
     }
 }
 
@@ -185,6 +194,10 @@ public struct StatusReply: Codable, Hashable, Sendable {
     public var configPath: String?
     /// Number of configured gestures.
     public var gestures: Int
+    /// As in ``HelloReply/logind``.
+    public var logind: String?
+    /// Each seat's active session and lock state, sorted by seat.
+    public var seats: [SeatStatus]?
 
     public init(
         id: Int? = nil,
@@ -195,7 +208,9 @@ public struct StatusReply: Codable, Hashable, Sendable {
         devices: Int,
         gesturesEmitted: Int64,
         configPath: String?,
-        gestures: Int
+        gestures: Int,
+        logind: String? = nil,
+        seats: [SeatStatus]? = nil
     ) {
         self.id = id
         self.daemonVersion = daemonVersion
@@ -206,15 +221,38 @@ public struct StatusReply: Codable, Hashable, Sendable {
         self.gesturesEmitted = gesturesEmitted
         self.configPath = configPath
         self.gestures = gestures
+        self.logind = logind
+        self.seats = seats
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, clients, devices, gestures
+        case id, clients, devices, gestures, logind, seats
         case daemonVersion = "daemon_version"
         case protocolVersion = "protocol_version"
         case uptimeUS = "uptime_us"
         case gesturesEmitted = "gestures_emitted"
         case configPath = "config_path"
+    }
+}
+
+/// One seat's active session (`status`, `hello`): who may be using the seat's devices, and
+/// whether the session's lock screen is up (logind's `LockedHint`).
+public struct SeatStatus: Codable, Hashable, Sendable {
+    /// The seat ("seat0").
+    public var seat: String
+    /// logind's id of the active session; nil when the seat has none.
+    public var session: String?
+    public var uid: UInt32?
+    public var user: String?
+    /// True while the active session is locked.
+    public var locked: Bool
+
+    public init(seat: String, session: String?, uid: UInt32?, user: String?, locked: Bool) {
+        self.seat = seat
+        self.session = session
+        self.uid = uid
+        self.user = user
+        self.locked = locked
     }
 }
 
@@ -291,6 +329,9 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     public var approximateUnits: Bool?
     /// Custom recognizers' extra values, omitted when empty.
     public var values: [String: Double]?
+    /// Whether the session on the device's seat was locked (logind's `LockedHint`) when the
+    /// event happened; the daemon sets it on every event (false without logind).
+    public var locked: Bool?
 
     public init(
         name: String,
@@ -313,7 +354,8 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         rotation: Double? = nil,
         rotationVelocity: Double? = nil,
         approximateUnits: Bool = false,
-        values: [String: Double] = [:]
+        values: [String: Double] = [:],
+        locked: Bool? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -340,6 +382,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         self.rotationVelocity = rotationVelocity
         self.approximateUnits = approximateUnits ? true : nil
         self.values = values.isEmpty ? nil : values
+        self.locked = locked
     }
 
     /// Builds the `gesture_id` from a device node and the engine's per-attempt sequence.
@@ -352,7 +395,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, device, fingers, taps, direction, edge, scale, rotation, values
+        case name, kind, state, device, fingers, taps, direction, edge, scale, rotation, values, locked
         case deviceName = "device_name"
         case timeUS = "time_us"
         case gestureID = "gesture_id"

@@ -22,6 +22,9 @@ struct Action: Sendable {
     var command: String = ""
     /// Run at most once per gesture id (one began…ended attempt).
     var once = false
+    /// Run also for events of a locked seat (`locked: true`); off, the action waits for the
+    /// session to be unlocked.
+    var whenLocked = false
 
     /// True when `event` passes every filter and condition.
     func matches(_ event: GestureEventMessage) -> Bool {
@@ -132,7 +135,7 @@ struct ActionsFile: Sendable {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    static let keys = ["Gesture", "Kind", "State", "Fingers", "Direction", "Edge", "Device", "When", "Command", "Once"]
+    static let keys = ["Gesture", "Kind", "State", "Fingers", "Direction", "Edge", "Device", "When", "Command", "Once", "WhenLocked"]
     static let builtInKinds = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "edge_pan"]
     static let directions = ["left", "right", "up", "down"]
     static let edges = ["left", "right", "top", "bottom"]
@@ -354,6 +357,12 @@ private struct Parser {
             case "yes", "true", "on", "1": action.once = true
             case "no", "false", "off", "0": action.once = false
             default: error(line, valueColumn, "Once= takes yes or no, not '\(value)'")
+            }
+        case "WhenLocked":
+            switch value.lowercased() {
+            case "yes", "true", "on", "1": action.whenLocked = true
+            case "no", "false", "off", "0": action.whenLocked = false
+            default: error(line, valueColumn, "WhenLocked= takes yes or no, not '\(value)'")
             }
         default:
             let hint = closest(key, in: ActionsFile.keys).map { "did you mean '\($0)'?" } ?? "keys are \(ActionsFile.keys.joined(separator: ", "))"

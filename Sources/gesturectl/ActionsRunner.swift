@@ -41,6 +41,13 @@ final class ActionsRunner {
     func handle(_ event: GestureEventMessage) -> Int {
         var started = 0
         for (index, action) in actions.enumerated() where action.matches(event) {
+            // The lock screen is up on the event's seat: only actions marked for it run.
+            if event.locked == true, !action.whenLocked {
+                if verbose || dryRun {
+                    writeStandardError("gesturectl: not running action '\(action.name)' (\(event.name) \(event.state.rawValue)): the session is locked (WhenLocked=no)\n")
+                }
+                continue
+            }
             let key = OnceKey(action: index, gestureID: event.gestureID)
             if action.once {
                 if fired.contains(key) { continue }

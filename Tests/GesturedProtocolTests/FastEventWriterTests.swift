@@ -48,7 +48,8 @@ struct FastEventWriterTests {
                 velocityMMPerS: g.maybe { WireVector(x: $0.double(), y: $0.double()) },
                 scale: g.maybe { $0.double() }, scaleVelocity: g.maybe { $0.double() }, rotation: g.maybe { $0.double() },
                 rotationVelocity: g.maybe { $0.double() }, approximateUnits: g.next() % 2 == 0,
-                values: g.next() % 3 == 0 ? ["strokes": g.double(), "a/b": g.double()] : [:]
+                values: g.next() % 3 == 0 ? ["strokes": g.double(), "a/b": g.double()] : [:],
+                locked: g.maybe { $0.next() % 2 == 0 }
             )
             let fast = try #require(FastEventWriter.gesture(message))
             let reference = try encoder.line("gesture", message)

@@ -178,6 +178,10 @@ public enum EmbeddedResources {
 # Engine order: higher first, then declaration order (integer, -1000…1000).
 #Priority=0
 #Enabled=yes
+# While the seat's session is locked (logind's LockedHint), gesture events reach root
+# clients only; yes: this gesture's also reach every client (an on-screen keyboard's edge
+# swipe on the lock screen). Every event says "locked". See gestured-ipc(7).
+#WhenLocked=no
 # Device kinds this gesture runs on; empty = any.
 #DeviceKinds=
 # Tool types whose touches the gesture sees: finger, pen, palm.

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""A private system bus with python-dbusmock's logind template on it, driven line by line.
+
+SessionTests (Swift) run this with /usr/bin/python3 (Debian's python3-dbusmock). It starts a
+private dbus-daemon, prints `address ADDRESS`, then reads one command a line on stdin and
+answers each with one line, `ok` or `error: WHY`, once the command's D-Bus calls have
+returned (so the signals they emit are on the bus):
+
+    start                      run the logind mock (owns org.freedesktop.login1)
+    stop                       end the mock process (logind leaves the bus)
+    session ID SEAT UID USER   add an active session (the seat's ActiveSession becomes it)
+    lock ID / unlock ID        set the session's LockedHint (PropertiesChanged)
+    activate SEAT ID           make the session the seat's active one (PropertiesChanged)
+    remove ID                  remove the session (SessionRemoved)
+    quit                       stop everything and exit (also on end of input)
+
+The mock emits what logind emits for these: PropertiesChanged through the template's own
+methods, and SessionNew/SessionRemoved on the manager here (the template does not).
+"""
+import os
+import signal
+import subprocess
+import sys
+
+import dbus
+from dbusmock import MOCK_IFACE, DBusTestCase
+
+NAME = 'org.freedesktop.login1'
+MANAGER_PATH = '/org/freedesktop/login1'
+MANAGER = 'org.freedesktop.login1.Manager'
+
+
+class Bus(DBusTestCase):
+    pass
+
+
+def session_path(sid):
+    return dbus.ObjectPath(f'/org/freedesktop/login1/session/{sid}')
+
+
+def main():
+    # A test process may run this with signals blocked (a thread's mask is inherited through
+    # posix_spawn); the bus and the mock must be able to take SIGTERM.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    Bus.start_system_bus()
+    bus = Bus.get_dbus(system_bus=True)
+    print('address ' + os.environ['DBUS_SYSTEM_BUS_ADDRESS'], flush=True)
+    process = None
+    manager = None
+    try:
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            try:
+                command = words[0]
+                if command == 'start':
+                    process, manager = Bus.spawn_server_template('logind', {}, stdout=subprocess.DEVNULL)
+                elif command == 'stop':
+                    process.terminate()
+                    process.wait()
+                    process = None
+                elif command == 'session':
+                    sid, seat, uid, user = words[1:5]
+                    path = manager.AddSession(sid, seat, dbus.UInt32(int(uid)), user, True, dbus_interface=MOCK_IFACE)
+                    manager.EmitSignal(MANAGER, 'SessionNew', 'so', [sid, dbus.ObjectPath(path)], dbus_interface=MOCK_IFACE)
+                elif command in ('lock', 'unlock'):
+                    session = bus.get_object(NAME, session_path(words[1]))
+                    session.SetLockedHint(command == 'lock', dbus_interface='org.freedesktop.login1.Session')
+                elif command == 'activate':
+                    seat, sid = words[1:3]
+                    seat_object = bus.get_object(NAME, f'/org/freedesktop/login1/seat/{seat}')
+                    seat_object.Set('org.freedesktop.login1.Seat', 'ActiveSession',
+                                    dbus.Struct((sid, session_path(sid)), signature='so'),
+                                    dbus_interface=dbus.PROPERTIES_IFACE)
+                elif command == 'remove':
+                    sid = words[1]
+                    manager.RemoveObject(session_path(sid), dbus_interface=MOCK_IFACE)
+                    manager.EmitSignal(MANAGER, 'SessionRemoved', 'so', [sid, session_path(sid)], dbus_interface=MOCK_IFACE)
+                elif command == 'quit':
+                    break
+                else:
+                    raise ValueError(f'unknown command {command!r}')
+                print('ok', flush=True)
+            except Exception as error:  # every failure is answered, never fatal
+                print('error: ' + str(error).replace('\n', ' '), flush=True)
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait()
+        Bus.stop_dbus(Bus.system_bus_pid)
+
+
+if __name__ == '__main__':
+    main()
