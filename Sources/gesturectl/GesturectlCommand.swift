@@ -13,7 +13,7 @@ enum GesturectlCommand {
         Usage: gesturectl [--socket PATH] VERB [OPTIONS]
 
         Verbs that talk to the daemon:
-          status                 daemon version, uptime, clients, devices
+          status                 daemon version, uptime, clients, devices, seats (locked?)
           devices                the touch devices the daemon has open (alias: list-devices)
           listen                 print gestures as they happen (alias: debug-events); --json
                                  prints each protocol line as the daemon sent it; filters
@@ -160,6 +160,11 @@ enum GesturectlCommand {
                     configuration: \(s.configPath ?? "built-in defaults")
 
                     """)
+                if let logind = s.logind { writeStandardOutput("logind: \(logind)\n") }
+                for seat in s.seats ?? [] {
+                    let who = seat.session.map { "session \($0) of \(seat.user ?? "?") (uid \(seat.uid.map(String.init) ?? "?"))" } ?? "no active session"
+                    writeStandardOutput("\(seat.seat): \(who)\(seat.locked ? ", locked" : "")\n")
+                }
             case .devices(let d):
                 if d.devices.isEmpty { writeStandardOutput("no touch devices open\n") }
                 for device in d.devices {

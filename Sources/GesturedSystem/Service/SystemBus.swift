@@ -145,7 +145,7 @@ public final class SystemBus: @unchecked Sendable {
         do {
             watch = try loop.watch(fd) { [weak self] in self?.process() }
         } catch {
-            sd_bus_flush_close_unref(bus)
+            sd_bus_close_unref(bus)
             self.bus = nil
             throw SystemError(operation: "watch the system bus connection", path: address, errno: error)
         }
@@ -154,7 +154,7 @@ public final class SystemBus: @unchecked Sendable {
     }
 
     deinit {
-        if let bus { sd_bus_flush_close_unref(bus) }
+        if let bus { sd_bus_close_unref(bus) }
     }
 
     /// Whether the connection is still up.
@@ -225,7 +225,9 @@ public final class SystemBus: @unchecked Sendable {
         watch = nil
         timer?.cancel()
         timer = nil
-        if let bus { sd_bus_flush_close_unref(bus) }
+        // Not flushed: nothing queued matters once closing, and a flush could wait on a
+        // wedged bus with the loop blocked.
+        if let bus { sd_bus_close_unref(bus) }
         bus = nil
     }
 

@@ -36,6 +36,10 @@ def test_hello_status_and_ping(idle_daemon):
         assert status.gestures == 20  # the [Gesture ...] sections of config/gestured.conf
         assert status.clients == 1
         assert status.devices == 0
+        # A replay-only daemon stays off the machine's system bus: no seat is locked.
+        assert status.logind == "absent"
+        assert status.seats == [{"seat": "seat0", "locked": False}]
+        assert client.hello.seats == status.seats
         client.ping()
         assert client.devices() == []
 

@@ -59,6 +59,8 @@ class Gesture(Message):
     rotation_velocity: Optional[float] = None
     approximate_units: bool = False
     values: Dict[str, float] = field(default_factory=dict)
+    #: The session on the device's seat was locked (logind's LockedHint) at this event.
+    locked: bool = False
 
     @property
     def is_final(self) -> bool:
@@ -94,6 +96,8 @@ class Device(Message):
     slots: int
     approximate_units: bool = False
     gestures: List[str] = field(default_factory=list)
+    #: The logind seat ("seat0" unless udev's ID_SEAT says otherwise).
+    seat: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,10 @@ class Hello(Message):
     protocol_version: int
     protocol_minor: int = 0
     capabilities: List[str] = field(default_factory=list)
+    #: "available", "absent" or "unknown": whether the daemon follows logind.
+    logind: Optional[str] = None
+    #: Each seat's active session: {"seat", "session", "uid", "user", "locked"}.
+    seats: List[Dict[str, Any]] = field(default_factory=list)
     id: Optional[int] = None
 
 
@@ -172,6 +180,9 @@ class Status(Message):
     gestures: int
     gestures_emitted: int
     config_path: Optional[str] = None
+    #: As in :class:`Hello`.
+    logind: Optional[str] = None
+    seats: List[Dict[str, Any]] = field(default_factory=list)
     id: Optional[int] = None
 
 
