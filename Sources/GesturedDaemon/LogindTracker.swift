@@ -121,11 +121,13 @@ public actor LogindTracker {
                     + "member='NameOwnerChanged',arg0='\(Self.busName)'",
                 { $0.nameOwnerChanged($1) }
             ),
-            // No sender= on logind's own signals: the sender is checked here against logind's
-            // unique name instead.
-            ("type='signal',interface='\(Self.managerInterface)',path='\(Self.managerPath)'", { $0.managerSignal($1) }),
+            // sender= by well-known name: the bus daemon delivers only what its current owner
+            // sends (sd-bus itself lets any unique sender through); each handler checks the
+            // sender against logind's unique name as well.
+            ("type='signal',sender='\(Self.busName)',interface='\(Self.managerInterface)',path='\(Self.managerPath)'", { $0.managerSignal($1) }),
             (
-                "type='signal',interface='\(Self.propertiesInterface)',member='PropertiesChanged',path_namespace='\(Self.managerPath)'",
+                "type='signal',sender='\(Self.busName)',interface='\(Self.propertiesInterface)',member='PropertiesChanged',"
+                    + "path_namespace='\(Self.managerPath)'",
                 { $0.propertiesChanged($1) }
             ),
         ]
