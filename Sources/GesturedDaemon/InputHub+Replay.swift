@@ -98,10 +98,9 @@ extension InputHub {
         guard !outputs.isEmpty else { return }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         let seat = session.seat
-        publisher.publish(
-            lockGate.route(
-                WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
-            ) { state.seatSessions.isLocked(seat: seat) })
+        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
+        publisher.publish(events)
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the

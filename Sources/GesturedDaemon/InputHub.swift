@@ -284,9 +284,8 @@ public actor InputHub {
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard !outputs.isEmpty else { return }
         let seat = session.seat
-        let events = lockGate.route(
-            WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
-        ) { state.seatSessions.isLocked(seat: seat) }
+        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         if !events.isEmpty { publisher.publish(events) }
     }

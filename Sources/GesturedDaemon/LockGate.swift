@@ -19,56 +19,62 @@ struct LockGate {
     /// How many gestures are root-only now (tests, leaks).
     var withheldCount: Int { withheld.count }
 
-    /// Routes the gesture events of one batch; other events pass unchanged.
+    /// Routes the gesture events of one batch in place (other events pass unchanged): sets
+    /// each one's `locked` and restricts or splits those a locked seat keeps from the other
+    /// clients. The unlocked path rewrites elements where they are, allocating nothing.
     /// - Parameter locked: whether the seat of the batch's device is locked now (asked once
     ///   per batch, only when it holds a gesture).
-    mutating func route(_ events: [PublishedEvent], locked: () -> Bool) -> [PublishedEvent] {
-        guard events.contains(where: { if case .gesture = $0 { true } else { false } }) else { return events }
+    mutating func route(_ events: inout [PublishedEvent], locked: () -> Bool) {
+        guard var index = events.firstIndex(where: { if case .gesture = $0 { true } else { false } }) else { return }
         let isLocked = locked()
-        var routed: [PublishedEvent] = []
-        routed.reserveCapacity(events.count)
-        for event in events {
-            guard case .gesture(var message) = event else {
-                routed.append(event)
+        while index < events.count {
+            guard case .gesture(var message) = events[index] else {
+                index += 1
                 continue
             }
             message.locked = isLocked
-            route(message, into: &routed)
+            switch decide(message) {
+            case .everyone:
+                events[index] = .gesture(message)
+                index += 1
+            case .rootOnly:
+                events[index] = .restrictedGesture(message, .root)
+                index += 1
+            case .cancelledForOthers:
+                var cancelled = message
+                cancelled.state = .cancelled
+                events[index] = .restrictedGesture(message, .root)
+                events.insert(.restrictedGesture(cancelled, .others), at: index + 1)
+                index += 2
+            }
         }
-        return routed
     }
 
-    private mutating func route(_ message: GestureEventMessage, into routed: inout [PublishedEvent]) {
-        if gesturesWhenLocked.contains(message.name) {
-            routed.append(.gesture(message))
-            return
-        }
+    private enum Decision {
+        case everyone
+        case rootOnly
+        /// Root gets the event; the others get it as `cancelled`, their last of the gesture.
+        case cancelledForOthers
+    }
+
+    private mutating func decide(_ message: GestureEventMessage) -> Decision {
+        if !gesturesWhenLocked.isEmpty, gesturesWhenLocked.contains(message.name) { return .everyone }
         let locked = message.locked ?? false
         let final = message.state == .ended || message.state == .cancelled || message.state == .recognized
         let first = message.state == .began || message.state == .recognized
         if !withheld.isEmpty, withheld.contains(message.gestureID) {
             if final { withheld.remove(message.gestureID) }
-            routed.append(.restrictedGesture(message, .root))
-            return
+            return .rootOnly
         }
-        guard locked else {
-            routed.append(.gesture(message))
-            return
-        }
+        guard locked else { return .everyone }
         if first {
             if !final { withheld.insert(message.gestureID) }
-            routed.append(.restrictedGesture(message, .root))
-            return
+            return .rootOnly
         }
         // Began unlocked, now locked: the others see it cancelled here; root sees it go on.
-        if message.state == .cancelled {
-            routed.append(.gesture(message))
-            return
-        }
-        var cancelled = message
-        cancelled.state = .cancelled
+        // A `cancelled` already is the others' last event.
+        if message.state == .cancelled { return .everyone }
         if !final { withheld.insert(message.gestureID) }
-        routed.append(.restrictedGesture(message, .root))
-        routed.append(.restrictedGesture(cancelled, .others))
+        return .cancelledForOthers
     }
 }

@@ -168,7 +168,9 @@ struct SessionTests {
         gate.gesturesWhenLocked = ["osk"]
         var routed: [PublishedEvent] = []
         func play(_ events: [GestureEventMessage]) {
-            routed += gate.route(events.map { .gesture($0) }) { t.sessions.isLocked(seat: "seat0") }
+            var batch = events.map { PublishedEvent.gesture($0) }
+            gate.route(&batch) { t.sessions.isLocked(seat: "seat0") }
+            routed += batch
         }
         play([Self.event(.began, id: "a"), Self.event(.changed, id: "a"), Self.event(.began, id: "k", name: "osk")])
         try mock.send("lock 2")
