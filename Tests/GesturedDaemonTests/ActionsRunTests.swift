@@ -201,6 +201,25 @@ struct ActionsRunTests {
         #expect(stderr.contains("\(file):10:1: error: [Action no-command] has no Command="), "\(stderr)")
     }
 
+    @Test("run --check reports a WhenLocked= that is not yes or no at its line and column")
+    func checkReportsWhenLocked() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let actions = dir.appendingPathComponent("actions.conf")
+        try "[Action keyboard]\nGesture=osk\nWhenLocked=sometimes\nCommand=true\n".write(to: actions, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
+        process.arguments = ["run", "--actions", actions.path, "--check"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        #expect(stderr.contains("\(actions.path):3:12: error: WhenLocked= takes yes or no, not 'sometimes'"), "\(stderr)")
+    }
+
     @Test("run --check accepts the shipped example actions.conf")
     func shippedExampleIsValid() throws {
         let example = BinaryTests.packageRoot.appendingPathComponent("config/actions.conf").path
