@@ -4,7 +4,7 @@ import Testing
 
 @Suite("[Gesture] WhenLocked=")
 struct WhenLockedConfigTests {
-    @Test("WhenLocked=yes marks the gesture, renders back, and a later file can take it away")
+    @Test("WhenLocked=yes marks the gesture and renders back; WhenLocked=no marks nothing")
     func marksAndRenders() {
         let text = """
             [Gesture osk]
