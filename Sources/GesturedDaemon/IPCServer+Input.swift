@@ -77,7 +77,7 @@ extension IPCServer {
             let limit = client.inputRate
             fail(
                 .rateLimited,
-                "client \(id): more input requests than the limit (\(limit.burst) at once, \(Int(limit.perSecond)) a second); this \(type) was dropped")
+                "client \(id): more input requests than the limit (\(limit.burst) at once, \(limit.perSecond) a second); this \(type) was dropped")
             return
         }
         let description = steps.map { ($0.isPressed ? "+" : "-") + $0.key.name }.joined(separator: " ")

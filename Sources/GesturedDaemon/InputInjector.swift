@@ -31,29 +31,27 @@ public struct InputStep: Hashable, Sendable {
 
 /// Requests a client may make in a burst, and how fast the allowance comes back: a token
 /// bucket per client (libinput's `util-ratelimit.c` idea, per client rather than global, so
-/// one misbehaving client cannot use up everyone's keys).
+/// one misbehaving client cannot use up everyone's keys), kept as the generic cell rate
+/// algorithm's "theoretical arrival time" in integer µs, so no rounding can lose a token.
 public struct InputRateLimit: Sendable {
     /// Requests allowed at once.
-    public var burst = 10
+    public let burst: Int
     /// Requests the allowance regains per second.
-    public var perSecond = 10.0
-    private var tokens: Double
-    private var lastMicroseconds: Int64?
+    public let perSecond: Int
+    /// When the bucket would be full again, µs (CLOCK_MONOTONIC).
+    private var fullAtMicroseconds: Int64 = .min
 
-    public init(burst: Int = 10, perSecond: Double = 10) {
-        self.burst = burst
-        self.perSecond = perSecond
-        self.tokens = Double(burst)
+    public init(burst: Int = 10, perSecond: Int = 10) {
+        self.burst = max(1, burst)
+        self.perSecond = max(1, perSecond)
     }
 
     /// Takes one request's token at `nowMicroseconds` (CLOCK_MONOTONIC); false when none is left.
     public mutating func take(nowMicroseconds: Int64) -> Bool {
-        if let last = lastMicroseconds {
-            tokens = min(Double(burst), tokens + Double(max(0, nowMicroseconds - last)) / 1_000_000 * perSecond)
-        }
-        lastMicroseconds = nowMicroseconds
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        let interval = 1_000_000 / Int64(perSecond)
+        let start = max(fullAtMicroseconds, nowMicroseconds)
+        guard start + interval - nowMicroseconds <= interval * Int64(burst) else { return false }
+        fullAtMicroseconds = start + interval
         return true
     }
 }

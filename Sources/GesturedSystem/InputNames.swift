@@ -7,6 +7,11 @@ public struct InputKey: Hashable, Sendable, CustomStringConvertible {
     /// The kernel's name, e.g. `KEY_PAGEUP`, `BTN_LEFT`.
     public var name: String
 
+    public init(code: UInt16, name: String) {
+        self.code = code
+        self.name = name
+    }
+
     public var description: String { name }
 }
 
