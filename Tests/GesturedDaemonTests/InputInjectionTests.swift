@@ -175,6 +175,7 @@ struct InputInjectionTests {
         let loop: EventLoop
         let server: IPCServer
         let sink: RecordingInputSink
+        let state = DaemonState(startedAtMicroseconds: 0)
 
         init(allowInput: Bool, sessions: any SeatSessionLookup, scheduler: InputScheduler? = nil) async throws {
             dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gkeys-"))
@@ -189,7 +190,7 @@ struct InputInjectionTests {
                 loop: loop,
                 listener: try UnixListener.bind(path: socket, mode: 0o666),
                 settings: settings,
-                state: DaemonState(startedAtMicroseconds: 0),
+                state: state,
                 logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
                 reloadHandler: { nil },
                 sessions: sessions,
@@ -335,5 +336,61 @@ struct InputInjectionTests {
         #expect(user.status == 0, "\(user.stderr)")
         #expect(server.sink.transcript == "+29 +56 +20 -20 -56 -29")
         await server.stop()
+    }
+
+    @Test("gesturectl run carries out Keys= and Click= through send_keys and click, for the gesture's device")
+    func runSendsKeys() async throws {
+        let server = try await Server(allowInput: true, sessions: FakeSeatSessions(activeUsers: ["seat0": Self.myUID]))
+        let node = "/dev/input/event5"
+        server.state.setDevice(
+            DeviceInfo(device: node, name: "ELAN Touchscreen", kind: "touchscreen", vendor: 0, product: 0, widthMM: 300, heightMM: 200, slots: 10, approximateUnits: false))
+        server.state.setSeat(node: node, udevProperties: [:])
+        let dir = URL(fileURLWithPath: server.dir)
+        let actions = dir.appendingPathComponent("actions.conf")
+        try """
+            [Action switch]
+            Kind=swipe
+            Fingers=3
+            Direction=left
+            Keys=super+Page_Up
+
+            [Action click]
+            Kind=tap
+            Fingers=2
+            Click=right
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: ActionsRunTests.binDirectory + "/gesturectl")
+        run.arguments = ["--socket", server.socket, "run", "--actions", actions.path, "--exit-on-shutdown", "--verbose"]
+        let errPath = dir.appendingPathComponent("run.err")
+        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        run.standardError = try FileHandle(forWritingTo: errPath)
+        run.standardOutput = FileHandle.nullDevice
+        try run.run()
+        await server.server.waitForSubscribers(1)
+        func event(_ kind: String, fingers: Int, direction: String? = nil, id: String) -> PublishedEvent {
+            .gesture(
+                GestureEventMessage(
+                    name: kind, kind: kind, state: .recognized, device: node, deviceName: "ELAN Touchscreen", timeUS: 1, gestureID: id,
+                    fingers: fingers, centroidMM: WireVector(x: 1, y: 1), centroidFraction: WireVector(x: 0.5, y: 0.5), direction: direction))
+        }
+        server.server.publish([event("swipe", fingers: 3, direction: "left", id: "event5:1"), event("swipe", fingers: 3, direction: "right", id: "event5:2")])
+        var writes = server.sink.written.makeAsyncIterator()
+        var seen: [RecordingInputSink.Write] = []
+        while seen.count < 4, let write = await writes.next() { seen.append(write) }
+        server.server.publish([event("tap", fingers: 2, id: "event5:3")])
+        while seen.count < 6, let write = await writes.next() { seen.append(write) }
+        // the ok of the click is written in the same loop turn as its last transition, so it
+        // precedes the shutdown notice
+        await server.server.shutdown(reason: "test over", deadlineSeconds: 5)
+        run.waitUntilExit()
+        let stderr = try String(contentsOf: errPath, encoding: .utf8)
+        await server.stop()
+        #expect(run.terminationStatus == 0, "\(stderr)")
+        #expect(server.sink.transcript == "+125 +104 -104 -125 +273 -273", "the swipe right matches no action")
+        #expect(stderr.contains("gesturectl: gestured sent keys super+Page_Up for action 'switch' (swipe recognized event5:1)"), "\(stderr)")
+        #expect(stderr.contains("gesturectl: gestured sent click right for action 'click' (tap recognized event5:3)"), "\(stderr)")
+        #expect(!stderr.contains("refused"), "\(stderr)")
     }
 }
