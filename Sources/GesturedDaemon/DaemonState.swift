@@ -14,6 +14,8 @@ public final class DaemonState: Sendable {
     }
 
     private let storage = Mutex(Snapshot())
+    /// Each seat's active session and lock state (kept by ``LogindTracker``).
+    public let seatSessions = SeatSessions()
     /// Daemon start, µs on CLOCK_MONOTONIC.
     public let startedAtMicroseconds: Int64
 
@@ -57,6 +59,8 @@ public final class DaemonState: Sendable {
     public var gesturesEmitted: Int64 { storage.withLock { $0.gesturesEmitted } }
     public var configPath: String? { storage.withLock { $0.configPath } }
     public var gestureCount: Int { storage.withLock { $0.gestureCount } }
+    /// The seat of an open device (`ID_SEAT`, else "seat0"); nil when no such device is open.
+    public func seat(ofDevice node: String) -> String? { storage.withLock { $0.devices[node]?.seat } }
 }
 
 /// What the input side publishes to clients, in order.

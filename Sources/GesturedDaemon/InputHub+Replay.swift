@@ -15,6 +15,8 @@ public enum ReplayPacing: Sendable, Equatable {
 /// STYLE.md B13 tier 6): the same pipeline, publisher and clients as a live device.
 final class ReplaySession {
     let node: String
+    /// Replays play on the default seat.
+    let seat = SeatSessions.defaultSeat
     var pipeline: GesturePipeline
     let events: [RawEvent]
     var index = 0
@@ -73,7 +75,8 @@ extension InputHub {
             completion: completion
         )
         replays[node] = session
-        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(
+            node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
         logger.notice("Replay started", [("device.node", node), ("device.name", device.name), ("events", "\(events.count)")])

@@ -124,7 +124,8 @@ public actor InputHub {
         }
         sessions[node] = session
         ignored[node] = nil
-        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(
+            node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
         state.setSeat(node: node, udevProperties: udevProperties)
         publisher.publish([.deviceAdded(info)])
@@ -250,7 +251,9 @@ public actor InputHub {
             }
             publish(session.pipeline.reconfigure(setup.configuration, at: now), from: session)
             state.setDevice(
-                WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name))
+                WireMapping.deviceInfo(
+                    node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name),
+                    seat: session.seat)
             )
         }
         rearmTimer()
@@ -310,6 +313,8 @@ final class DeviceSession {
     let kind: DeviceKind
     let device: EvdevDevice
     let udevProperties: [String: String]
+    /// The logind seat (udev `ID_SEAT`, else "seat0").
+    let seat: String
     var pipeline: GesturePipeline
     var watch: FileWatch?
     /// Reused for every read, so a frame costs no output array.
@@ -321,6 +326,7 @@ final class DeviceSession {
         self.kind = kind
         self.device = device
         self.udevProperties = udevProperties
+        self.seat = SeatSessions.seat(udevProperties: udevProperties)
         self.pipeline = pipeline
     }
 }

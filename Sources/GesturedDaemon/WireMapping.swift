@@ -86,7 +86,7 @@ public enum WireMapping {
     }
 
     /// Device facts for `list_devices` and `device_added`.
-    public static func deviceInfo(node: String, device: DeviceDescription, kind: DeviceKind, gestures: [String]) -> DeviceInfo {
+    public static func deviceInfo(node: String, device: DeviceDescription, kind: DeviceKind, gestures: [String], seat: String? = nil) -> DeviceInfo {
         DeviceInfo(
             device: node,
             name: device.name,
@@ -97,7 +97,8 @@ public enum WireMapping {
             heightMM: rounded(device.heightMillimeters, places: 1),
             slots: device.slotCount,
             approximateUnits: !device.hasResolution,
-            gestures: gestures
+            gestures: gestures,
+            seat: seat
         )
     }
 

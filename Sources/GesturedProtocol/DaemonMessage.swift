@@ -122,6 +122,8 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
     public var approximateUnits: Bool
     /// Names of the gestures configured for this device, in engine order.
     public var gestures: [String]
+    /// The logind seat the device belongs to (udev `ID_SEAT`, else "seat0").
+    public var seat: String?
 
     public init(
         device: String,
@@ -133,7 +135,8 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
         heightMM: Double,
         slots: Int,
         approximateUnits: Bool,
-        gestures: [String] = []
+        gestures: [String] = [],
+        seat: String? = nil
     ) {
         self.device = device
         self.name = name
@@ -145,10 +148,11 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
         self.slots = slots
         self.approximateUnits = approximateUnits
         self.gestures = gestures
+        self.seat = seat
     }
 
     enum CodingKeys: String, CodingKey {
-        case device, name, kind, vendor, product, slots, gestures
+        case device, name, kind, vendor, product, slots, gestures, seat
         case widthMM = "width_mm"
         case heightMM = "height_mm"
         case approximateUnits = "approximate_units"
