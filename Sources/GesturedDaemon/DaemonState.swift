@@ -9,8 +9,6 @@ public final class DaemonState: Sendable {
         var gesturesEmitted: Int64 = 0
         var configPath: String?
         var gestureCount = 0
-        /// Device node → udev `ID_SEAT` ("seat0" when unset), for the input policy.
-        var seats: [String: String] = [:]
     }
 
     private let storage = Mutex(Snapshot())
@@ -24,27 +22,7 @@ public final class DaemonState: Sendable {
     }
 
     public func setDevice(_ info: DeviceInfo) { storage.withLock { $0.devices[info.device] = info } }
-    public func removeDevice(node: String) {
-        storage.withLock {
-            $0.devices[node] = nil
-            $0.seats[node] = nil
-        }
-    }
-
-    /// Records the seat of an open device (udev's `ID_SEAT`, seat0 when it has none).
-    public func setSeat(node: String, udevProperties: [String: String]) {
-        let seat = udevProperties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0"
-        storage.withLock { $0.seats[node] = seat }
-    }
-
-    /// The seat of `node` when the daemon has it open (seat0 for devices it has no udev
-    /// properties of, such as replays); nil when it does not.
-    public func seat(ofDevice node: String) -> String? {
-        storage.withLock { state in
-            if let seat = state.seats[node] { return seat }
-            return state.devices[node] == nil ? nil : "seat0"
-        }
-    }
+    public func removeDevice(node: String) { storage.withLock { $0.devices[node] = nil } }
     public func addGesturesEmitted(_ n: Int) { storage.withLock { $0.gesturesEmitted += Int64(n) } }
 
     public func setConfiguration(path: String?, gestureCount: Int) {

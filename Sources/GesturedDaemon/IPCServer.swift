@@ -52,7 +52,8 @@ public actor IPCServer: EventPublisher {
     /// - Parameters:
     ///   - loop: the event loop the server runs on (the daemon shares one with the input hub).
     ///   - reloadHandler: reloads the configuration; returns nil on success or the error text.
-    ///   - sessions: logind's view of the seats (input policy); none by default.
+    ///   - sessions: who sits at each seat (input policy); the daemon state's logind model
+    ///     (``DaemonState/seatSessions``) by default.
     ///   - inputSink: where `send_keys` and `click` go; the daemon's uinput devices by default.
     ///   - inputScheduler: the injector's timer; the loop's by default (tests pass a manual one).
     public init(
@@ -62,11 +63,11 @@ public actor IPCServer: EventPublisher {
         state: DaemonState,
         logger: Logger,
         reloadHandler: @escaping @Sendable () async -> String?,
-        sessions: any SeatSessionLookup = NoLogindSessions(),
+        sessions: (any SeatSessionLookup)? = nil,
         inputSink: (any VirtualInputSink)? = nil,
         inputScheduler: InputScheduler? = nil
     ) {
-        self.sessions = sessions
+        self.sessions = sessions ?? state.seatSessions
         self.inputSink = inputSink
         self.inputScheduler = inputScheduler
         self.loop = loop

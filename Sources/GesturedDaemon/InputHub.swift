@@ -127,7 +127,6 @@ public actor InputHub {
         let info = WireMapping.deviceInfo(
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
-        state.setSeat(node: node, udevProperties: udevProperties)
         publisher.publish([.deviceAdded(info)])
         // Fingers already down (the daemon restarted, or the device was opened mid-touch)
         // begin now, where they are, instead of when they first move.

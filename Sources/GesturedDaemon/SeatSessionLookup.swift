@@ -1,8 +1,8 @@
 /// Who is in front of a seat: the question the input policy (``InputAuthorization``) asks.
 ///
-/// The daemon's answer comes from logind (the `session` work of issue 15); until then, and
-/// on systems without logind (containers, minimal installs), ``NoLogindSessions`` answers
-/// "unknown", and only root may inject input.
+/// The daemon's answer is ``SeatSessions``, logind's model; ``NoLogindSessions`` is the
+/// answer of a system without logind (containers, minimal installs): nobody is known to be
+/// in front of any seat, and only root may inject input.
 public protocol SeatSessionLookup: Sendable {
     /// False when there is no logind to ask: then no user is known to be in front of any seat.
     var isAvailable: Bool { get }
@@ -19,4 +19,10 @@ public struct NoLogindSessions: SeatSessionLookup {
     public var isAvailable: Bool { false }
     public func activeUser(seat: String) -> UInt32? { nil }
     public func isLocked(seat: String) -> Bool { false }
+}
+
+extension SeatSessions: SeatSessionLookup {
+    /// Only once logind has answered: before (`unknown`) and without it (`absent`) nobody is
+    /// known to be active, so only root may inject.
+    public var isAvailable: Bool { availability == .available }
 }

@@ -93,6 +93,23 @@ struct InputInjectionTests {
         #expect(decide(nil) == .refused("client 7: the daemon could not read the client's credentials (SO_PEERCRED)"))
     }
 
+    @Test("the policy reads logind's model: nobody before logind answers, then its active user, never while locked")
+    func authorizationWithSeatSessions() {
+        let model = SeatSessions()
+        func decide(_ uid: UInt32) -> InputAuthorization.Decision {
+            InputAuthorization.decide(clientID: 3, uid: uid, isEnabled: true, seat: "seat0", sessions: model)
+        }
+        #expect(decide(1000) != .allowed, "logind has not answered yet")
+        #expect(decide(0) == .allowed)
+        model.replace([SeatSession(seat: "seat0", sessionID: "2", uid: 1000, userName: "ada", locked: false)], availability: .available)
+        #expect(decide(1000) == .allowed)
+        #expect(decide(1001) != .allowed)
+        model.replace([SeatSession(seat: "seat0", sessionID: "2", uid: 1000, userName: "ada", locked: true)], availability: .available)
+        #expect(decide(1000) == .refused("client 3 (uid 1000): the active session on seat0 is locked; only root may send input while it is"))
+        model.setAvailability(.absent)
+        #expect(decide(1000) != .allowed, "logind gone: root only")
+    }
+
     @Test("the rate limit allows a burst, then one request per 1/rate seconds of virtual time")
     func rateLimit() {
         var limit = InputRateLimit(burst: 3, perSecond: 10)
@@ -343,8 +360,9 @@ struct InputInjectionTests {
         let server = try await Server(allowInput: true, sessions: FakeSeatSessions(activeUsers: ["seat0": Self.myUID]))
         let node = "/dev/input/event5"
         server.state.setDevice(
-            DeviceInfo(device: node, name: "ELAN Touchscreen", kind: "touchscreen", vendor: 0, product: 0, widthMM: 300, heightMM: 200, slots: 10, approximateUnits: false))
-        server.state.setSeat(node: node, udevProperties: [:])
+            DeviceInfo(
+                device: node, name: "ELAN Touchscreen", kind: "touchscreen", vendor: 0, product: 0, widthMM: 300, heightMM: 200, slots: 10,
+                approximateUnits: false, seat: "seat0"))
         let dir = URL(fileURLWithPath: server.dir)
         let actions = dir.appendingPathComponent("actions.conf")
         try """
