@@ -1,7 +1,9 @@
 #!/bin/sh
 # Guest script (scripts/vm/run.sh): key actions without X11 or ydotool. The
-# daemon runs with AllowInputForActiveSession=yes and no logind (so only root
-# may inject); `libinput debug-events` watches seat0 as a compositor would,
+# daemon runs as its unit runs it: not root (user gestured-daemon), with the
+# supplementary groups input and gestured-uinput, which the project's udev
+# rule gives /dev/uinput; with AllowInputForActiveSession=yes and no logind
+# (so only root may inject). `libinput debug-events` watches seat0 as a compositor would,
 # opening new devices when udev announces them. A uinput touchscreen is
 # plugged in, `gesturectl run` (as root) runs an actions file whose
 # three-finger swipe left presses super+Page_Up, and the swipe is played: the
@@ -12,6 +14,8 @@
 # both are refused, and no key reaches the keyboard.
 #
 # Output, one fact a line (parsed by KeyInjectionTests.swift):
+#   uinput mode <octal> group <name>          /dev/uinput after udev applied the rules
+#   daemon uid N groups <gid>...              the daemon's credentials
 #   touchscreen node /dev/input/eventN
 #   keyboard node /dev/input/eventM           the daemon's virtual keyboard
 #   keyboard name <name>
@@ -34,6 +38,9 @@ for db in group passwd; do
 	cp "/etc/$db" "$VM_SCRATCH/$db"
 done
 echo "outsider:x:992:992::/nonexistent:/usr/sbin/nologin" >> "$VM_SCRATCH/passwd"
+echo "gestured-daemon:x:993:993::/nonexistent:/usr/sbin/nologin" >> "$VM_SCRATCH/passwd"
+# systemd/sysusers.d/gestured.conf's group; DynamicUser gets it from SupplementaryGroups=
+echo "gestured-uinput:x:994:" >> "$VM_SCRATCH/group"
 for db in group passwd; do
 	mount --bind "$VM_SCRATCH/$db" "/etc/$db" || exit 1
 done
@@ -64,7 +71,21 @@ swipe=$(vm_synth "$desc" "swipe fingers=3 direction=left") || exit 1
 chmod 0644 "$swipe"
 
 vm_start_udevd || exit 1
-vm_daemon_start --config "$config" || exit 1
+# udevd applies static_node rights once it runs its rules, shortly after it starts
+uinput_is_ours() { [ "$(stat -c %G /dev/uinput)" = gestured-uinput ]; }
+vm_wait_until 10 "udev to give /dev/uinput to gestured-uinput" uinput_is_ours
+echo "uinput mode $(stat -c '%a group %G' /dev/uinput)"
+
+# The daemon as gestured.service runs it (DynamicUser=yes, SupplementaryGroups=input
+# gestured-uinput), minus the sandbox.
+mkdir -p "$(dirname "$VM_SOCKET")"
+chown 993:993 "$(dirname "$VM_SOCKET")"
+setpriv --reuid=993 --regid=993 --groups=input,gestured-uinput \
+	"$(vm_tool gestured)" --config "$config" --socket "$VM_SOCKET" 2> "$VM_SCRATCH/daemon.log" &
+daemon_pid=$!
+daemon_answers() { "$gesturectl" --socket "$VM_SOCKET" ping > /dev/null 2>&1; }
+vm_wait_until 30 "the daemon to answer" daemon_answers || { cat "$VM_SCRATCH/daemon.log" >&2; exit 1; }
+echo "daemon uid $(awk '/^Uid:/ { print $2 }' /proc/$daemon_pid/status) groups $(sed -n 's/^Groups:[[:space:]]*//p' /proc/$daemon_pid/status)"
 
 # libinput as a compositor runs it: every device of seat0, new ones as udev
 # announces them.
@@ -130,8 +151,10 @@ setpriv --reuid=992 --regid=992 --init-groups \
 echo "outsider send-keys-exit $?"
 sed 's/^/outsider send-keys /' "$VM_SCRATCH/send-keys.err"
 
-vm_daemon_stop
+kill -TERM "$daemon_pid"
+vm_wait_exit 15 "$daemon_pid"
 echo "daemon exit $?"
+sed 's/^/gestured: /' "$VM_SCRATCH/daemon.log" >&2
 vm_wait_exit 10 "$run_pid" > /dev/null
 vm_remove_device "$touch_pid"
 kill "$evdev_pid" "$libinput_pid" 2>/dev/null

@@ -7,6 +7,8 @@ extension KernelTierTests {
     /// presses on the virtual keyboard it creates for it; libinput (watching seat0 as a
     /// compositor does) and evemu-record (on the keyboard's node) read the keys. Then a
     /// client of another uid is refused, through `gesturectl run` and `gesturectl send-keys`.
+    /// The daemon runs as a plain user with the unit's supplementary groups, so the keyboard
+    /// exists only if the udev rule gave it /dev/uinput.
     @Suite("Key actions through the daemon's virtual keyboard")
     struct KeyInjection {
         static let boot = Task {
@@ -20,6 +22,16 @@ extension KernelTierTests {
         static let superPageUp = [
             ["KEY_LEFTMETA", "pressed"], ["KEY_PAGEUP", "pressed"], ["KEY_PAGEUP", "released"], ["KEY_LEFTMETA", "released"],
         ]
+
+        @Test("the project's udev rule gives /dev/uinput to gestured-uinput, so the daemon needs no root, as its unit runs it")
+        func uinputBelongsToTheDaemonsGroup() async throws {
+            let run = try await Self.boot.value
+            #expect(run.values("uinput", "mode") == [["660", "group", "gestured-uinput"]], run.diagnosis)
+            // uid 993 with the input group and gestured-uinput (994) only, as SupplementaryGroups= gives
+            let daemon = try #require(run.values("daemon", "uid").first, run.diagnosis)
+            #expect(daemon.first == "993", run.diagnosis)
+            #expect(daemon.contains("994"), run.diagnosis)
+        }
 
         @Test("the daemon creates its virtual keyboard on the first request, and a compositor's libinput sees the combination")
         func libinputSeesTheKeys() async throws {
