@@ -24,6 +24,8 @@
 #   evdev frames N                            SYN_REPORTs among them
 #   root run <line>                           gesturectl run's stderr (root)
 #   outsider run <line>                       gesturectl run's stderr (uid 992)
+#   root click-exit N                          gesturectl click left as root
+#   libinput button <BTN_NAME> <pressed|released>  POINTER_BUTTON events of the pointer
 #   outsider send-keys-exit N
 #   outsider send-keys <line>                 its stderr
 #   daemon exit N
@@ -141,6 +143,13 @@ kill "$run_pid"
 wait "$run_pid" 2>/dev/null
 vm_wait_until 20 "gesturectl run (root) to disconnect" fewer_clients_than 2 || status=1
 
+# A click by hand, as root: the daemon creates its pointer for it.
+"$gesturectl" --socket "$VM_SOCKET" click left > /dev/null 2> "$VM_SCRATCH/click.err"
+echo "root click-exit $?"
+sed 's/^/root click /' "$VM_SCRATCH/click.err"
+vm_wait_until 20 "libinput to see the click released" \
+	sh -c "grep -q 'POINTER_BUTTON.*BTN_LEFT.*released' '$libinput_out'" || status=1
+
 # As another user: the same actions, and one request by hand. Both refused.
 outsider_err=$VM_SCRATCH/run-outsider.err
 run_actions outsider 992 "$outsider_err"
@@ -164,6 +173,9 @@ wait "$evdev_pid" "$libinput_pid" 2>/dev/null
 kbd_event=$(basename "$keyboard_node")
 grep -E "^[ -]*$kbd_event +KEYBOARD_KEY" "$libinput_out" |
 	sed -n 's/.*\(KEY_[A-Z0-9_]*\) ([0-9]*) \(pressed\|released\).*/libinput key \1 \2/p'
+# POINTER_BUTTON lines: "... BTN_LEFT (272) pressed, seat count: 1"
+grep -E "POINTER_BUTTON" "$libinput_out" |
+	sed -n 's/.*\(BTN_[A-Z]*\) ([0-9]*) \(pressed\|released\).*/libinput button \1 \2/p'
 # evemu lines: "E: <time> <type> <code> <value>" (hex type and code, decimal value)
 awk '$1 == "E:" && $3 == "0001" { print "evdev key " $4 " " $5 }' "$evdev_out"
 echo "evdev frames $(awk '$1 == "E:" && $3 == "0000" && $4 == "0000"' "$evdev_out" | wc -l)"

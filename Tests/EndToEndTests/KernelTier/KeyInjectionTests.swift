@@ -51,6 +51,13 @@ extension KernelTierTests {
             #expect(run.integer("evdev", "frames") == 4, run.diagnosis)
         }
 
+        @Test("gesturectl click left makes the daemon create its pointer, and libinput sees BTN_LEFT pressed and released")
+        func clickReachesLibinput() async throws {
+            let run = try await Self.boot.value
+            #expect(run.integer("root", "click-exit") == 0, run.diagnosis)
+            #expect(run.values("libinput", "button") == [["BTN_LEFT", "pressed"], ["BTN_LEFT", "released"]], run.diagnosis)
+        }
+
         @Test("gesturectl run as root carries out Keys= for each swipe and hears the daemon's ok")
         func rootRunIsServed() async throws {
             let run = try await Self.boot.value
