@@ -100,7 +100,7 @@ extension IPCServer {
 
     private func makeInjectorIfNeeded() -> InputInjector {
         if let injector { return injector }
-        let sink = inputSink ?? UInputSink(loop: loop, logger: logger.with([("domain", "input-injection")]))
+        let sink = inputSink ?? UInputSink(loop: loop, logger: logger)
         inputSink = sink
         let loop = self.loop
         let schedule: InputInjector.Scheduler = inputScheduler ?? { delay, body in loop.run(afterMicroseconds: delay, body) }
