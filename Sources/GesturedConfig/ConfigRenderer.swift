@@ -58,6 +58,7 @@ enum ConfigRenderer {
         let mode = String(daemon.socketMode, radix: 8)
         lines.append("SocketMode=\(String(repeating: "0", count: max(0, 4 - mode.count)))\(mode)")
         lines.append("AllowRawTouchesForGroup=\(daemon.allowRawTouchesForGroup ?? "")")
+        lines.append("AllowInputForActiveSession=\(daemon.allowInputForActiveSession ? "yes" : "no")")
         lines.append("MaxClients=\(daemon.maxClients)")
         lines.append("ClientQueueSoft=\(daemon.clientQueueSoft)")
         lines.append("ClientQueueHard=\(daemon.clientQueueHard)")

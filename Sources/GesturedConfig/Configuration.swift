@@ -11,6 +11,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// Members of this group may subscribe to raw touches; nil = nobody (the default),
     /// because raw coordinates can reveal what is typed on an on-screen keyboard.
     public var allowRawTouchesForGroup: String? = nil
+    /// `send_keys` and `click` are carried out for root and for the active session's user on
+    /// the seat of the gesture's device; off (the default): refused for everyone.
+    public var allowInputForActiveSession = false
     /// Connections beyond this count are refused.
     public var maxClients = 512
     /// Queued messages per client above which consecutive `changed` events are coalesced.

@@ -331,6 +331,7 @@ let daemonKeys: [KeySpec<DaemonSettings>] = [
     },
     KeySpec("SocketMode") { d, v throws(ValueError) in d.socketMode = try ValueParsing.mode(v) },
     KeySpec("AllowRawTouchesForGroup") { d, v throws(ValueError) in d.allowRawTouchesForGroup = v.isEmpty ? nil : v },
+    KeySpec("AllowInputForActiveSession") { d, v throws(ValueError) in d.allowInputForActiveSession = try ValueParsing.boolean(v) },
     KeySpec("MaxClients") { d, v throws(ValueError) in d.maxClients = try ValueParsing.integer(v, in: 1...65_536) },
     KeySpec("ClientQueueSoft") { d, v throws(ValueError) in
         d.clientQueueSoft = try ValueParsing.integer(v, in: 1...1_048_576)

@@ -45,6 +45,7 @@ public struct LoadedConfiguration: Sendable {
         settings.outboxSoftLimit = configuration.daemon.clientQueueSoft
         settings.outboxHardLimit = max(configuration.daemon.clientQueueHard, configuration.daemon.clientQueueSoft)
         settings.rawTouchGroup = configuration.daemon.allowRawTouchesForGroup.flatMap { groupID(named: $0) }
+        settings.allowInput = configuration.daemon.allowInputForActiveSession
         settings.daemonVersion = GesturedCommand.version
         return settings
     }

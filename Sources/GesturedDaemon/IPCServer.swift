@@ -10,6 +10,8 @@ public struct IPCSettings: Sendable {
     public var outboxHardLimit = 2048
     /// Group whose members (and root) may subscribe to raw touches; nil = nobody but root.
     public var rawTouchGroup: UInt32?
+    /// `AllowInputForActiveSession=`: `send_keys` and `click` may be carried out.
+    public var allowInput = false
     public var daemonVersion = "0.1.0"
 
     public init() {}
@@ -26,11 +28,11 @@ public actor IPCServer: EventPublisher {
 
     private let listener: UnixListener
     private var acceptWatch: FileWatch?
-    private var clients: [Int: ClientSession] = [:]
+    var clients: [Int: ClientSession] = [:]
     private var nextClientID = 1
-    private var settings: IPCSettings
-    private let logger: Logger
-    private let state: DaemonState
+    var settings: IPCSettings
+    let logger: Logger
+    let state: DaemonState
     private let encoder = MessageEncoder()
     private let decoder = MessageDecoder()
     private let reloadHandler: @Sendable () async -> String?
@@ -38,18 +40,36 @@ public actor IPCServer: EventPublisher {
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Clients subscribed to raw touches, readable from the input side (``wantsTouches``).
     private let touchSubscribers = Atomic<Int>(0)
+    /// Who sits at each seat (logind), for the input policy.
+    let sessions: any SeatSessionLookup
+    /// The virtual keyboard and pointer; nil until the first input request when not given.
+    var inputSink: (any VirtualInputSink)?
+    /// How the injector waits between transitions; nil: the loop's timers.
+    let inputScheduler: InputScheduler?
+    /// Plays `send_keys` and `click`; made on the first one.
+    var injector: InputInjector?
 
     /// - Parameters:
     ///   - loop: the event loop the server runs on (the daemon shares one with the input hub).
     ///   - reloadHandler: reloads the configuration; returns nil on success or the error text.
+    ///   - sessions: who sits at each seat (input policy); the daemon state's logind model
+    ///     (``DaemonState/seatSessions``) by default.
+    ///   - inputSink: where `send_keys` and `click` go; the daemon's uinput devices by default.
+    ///   - inputScheduler: the injector's timer; the loop's by default (tests pass a manual one).
     public init(
         loop: EventLoop,
         listener: UnixListener,
         settings: IPCSettings,
         state: DaemonState,
         logger: Logger,
-        reloadHandler: @escaping @Sendable () async -> String?
+        reloadHandler: @escaping @Sendable () async -> String?,
+        sessions: (any SeatSessionLookup)? = nil,
+        inputSink: (any VirtualInputSink)? = nil,
+        inputScheduler: InputScheduler? = nil
     ) {
+        self.sessions = sessions ?? state.seatSessions
+        self.inputSink = inputSink
+        self.inputScheduler = inputScheduler
         self.loop = loop
         self.listener = listener
         self.settings = settings
@@ -280,6 +300,7 @@ public actor IPCServer: EventPublisher {
             }
             var capabilities = [Capability.gestures, Capability.hotplug, Capability.reload]
             if mayReceiveRawTouches(client) { capabilities.append(Capability.rawTouches) }
+            if mayInject(client) { capabilities.append(Capability.input) }
             let seats = seatStatus()
             send(
                 .hello(
@@ -330,6 +351,8 @@ public actor IPCServer: EventPublisher {
             }
         case .ping:
             send(.ok(OkReply(id: requestID, request: "ping")), to: id)
+        case .sendKeys, .click:
+            handleInput(message.request, requestID: requestID, from: id)
         }
     }
 
@@ -355,7 +378,7 @@ public actor IPCServer: EventPublisher {
         return groupIDs(ofUser: cred.uid, primaryGroup: cred.gid).contains(group)
     }
 
-    private func send(_ message: DaemonMessage, to id: Int) {
+    func send(_ message: DaemonMessage, to id: Int) {
         guard let client = clients[id], let bytes = try? encoder.encode(message) else { return }
         // Replies are never dropped for being over the soft limit; a client that does not
         // read its replies eventually overflows like any other.
@@ -429,6 +452,7 @@ public actor IPCServer: EventPublisher {
         client.watch = nil
         client.connection.close()
         countTouchSubscribers()
+        injector?.clientGone(id)
         if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }
@@ -500,6 +524,8 @@ final class ClientSession {
     var framer = LineFramer()
     var outbox: Outbox
     var subscription: SubscribeRequest?
+    /// Its allowance of `send_keys` and `click` requests.
+    var inputRate = InputRateLimit()
     /// The socket on the loop: readable while the client may send requests, writable too
     /// while its outbox waits for room.
     var watch: FileWatch?

@@ -47,6 +47,9 @@ public enum Capability {
     public static let reload = "reload"
     /// Hot-plug events are sent.
     public static let hotplug = "hotplug"
+    /// `send_keys` and `click` would be carried out for this client now (the configuration
+    /// allows input and the client is root or the active session's user on seat0).
+    public static let input = "input"
 }
 
 /// Reply to `hello`.

@@ -42,6 +42,11 @@ public enum EmbeddedResources {
 # Members of this group may subscribe to raw touch positions. Empty = nobody. Raw
 # coordinates can reveal what someone types on an on-screen keyboard: grant with care.
 #AllowRawTouchesForGroup=
+# Carry out the send_keys and click requests of gestured-ipc(7) (actions.conf Keys= and
+# Click=) on the daemon's virtual keyboard and pointer, for root and for the user of the
+# active session on the seat of the gesture's device (logind); without logind, for root
+# only. Off by default: a client allowed to inject keys can type into any window.
+#AllowInputForActiveSession=no
 # Connections beyond this count are refused.
 #MaxClients=512
 # Messages queued for one client above which consecutive "changed" events of a gesture

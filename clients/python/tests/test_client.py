@@ -229,6 +229,33 @@ def test_raw_touches_refused_without_the_group_and_typed_when_allowed(binary):
     assert all(isinstance(t.touch_id, int) and t.x_mm >= 0 for t in touches)
 
 
+def test_send_keys_and_click_refusals_are_typed_and_name_the_reason(binary):
+    # The option off (the shipped default): refused for everyone, root too.
+    with ReplayDaemon(None, config_path=SHIPPED_CONFIG, binary=binary) as daemon:
+        with gestured.Client(daemon.socket) as client:
+            assert "input" not in client.hello.capabilities
+            with pytest.raises(gestured.PermissionDenied) as refused:
+                client.send_keys(["super", "Page_Up"])
+            assert "AllowInputForActiveSession=no" in str(refused.value)
+            with pytest.raises(gestured.PermissionDenied):
+                client.click("left")
+            with pytest.raises(gestured.RequestFailed) as typo:
+                client.send_keys(["super", "Page_Upp"])
+            assert typo.value.code == "bad_request" and "did you mean 'KEY_PAGEUP'" in str(typo.value)
+    # On, another user: without logind (no active session known) only root may.
+    config = "[Daemon]\nSocketMode=0666\nAllowInputForActiveSession=yes\n\n[Gesture tap]\nKind=tap\n"
+    with ReplayDaemon(None, config=config, binary=binary) as daemon:
+        out = run_as_other_user(
+            "import os, gestured\n"
+            "c = gestured.Client(os.environ['SOCK'])\n"
+            "try:\n    c.send_keys(['ctrl', 'c'])\n"
+            "except gestured.PermissionDenied as e:\n    print('denied', 'only root may send input' in str(e))\n",
+            daemon.socket,
+        )
+    if os.geteuid() == 0:
+        assert out.strip() == "denied True"
+
+
 def test_daemon_stopping_mid_stream_raises_daemon_gone(binary):
     with ReplayDaemon(DEMO, config_path=SHIPPED_CONFIG, binary=binary, speed=0.05, wait_clients=1) as daemon:
         with gestured.Client(daemon.socket) as client:
