@@ -287,8 +287,21 @@ extension GestureEngine {
         for i in slots.indices {
             // Most slots hold nothing: skip them before passing a list (a retain) around.
             if slots[i].held.isEmpty { continue }
-            if !frameBegan.isEmpty { deliver(.began, from: frameBegan, to: i) }
-            if !frameMoved.isEmpty { deliver(.moved, from: frameMoved, to: i) }
+            // A finished recognizer keeps its touches until the sequence ends (it stays out,
+            // spec deviation "stays failed") but takes no calls: skip it before `deliver`.
+            if slots[i].state.isFinal || (slots[i].isDiscrete && slots[i].pending == .recognized) { continue }
+            if !frameBegan.isEmpty {
+                if slots[i].movesDeferred { catchUpDeferredMoves(of: i) }
+                deliver(.began, from: frameBegan, to: i)
+            }
+            if !frameMoved.isEmpty {
+                if slots[i].held.count < slots[i].movesDecideFrom {
+                    // Fewer touches than its moves need: only positions, delivered later.
+                    slots[i].movesDeferred = true
+                } else {
+                    deliver(.moved, from: frameMoved, to: i)
+                }
+            }
             if !frameEnded.isEmpty { deliver(.ended, from: frameEnded, to: i) }
             if !frameCancelled.isEmpty { deliver(.cancelled, from: frameCancelled, to: i) }
         }
@@ -298,6 +311,26 @@ extension GestureEngine {
             for touch in frameEnded { slots[i].release(touch.id) }
             for touch in frameCancelled { slots[i].release(touch.id) }
         }
+    }
+
+    /// Hands slot `i` the positions its touches had before this frame (the moves it was not
+    /// given while it held too few touches, ``Slot/movesDecideFrom``), as one `touchesMoved`:
+    /// what it would know had it seen every move, before the touch landing now joins them.
+    private mutating func catchUpDeferredMoves(of i: Int) {
+        slots[i].movesDeferred = false
+        var buffer = subset
+        subset = []
+        buffer.removeAll(keepingCapacity: true)
+        for touch in active where slots[i].holds(touch.id) && !frameBegan.contains(where: { $0.id == touch.id }) {
+            var known = touch
+            // Moved in this frame: the move itself is delivered after the landing, as always.
+            if let moved = frameMoved.first(where: { $0.id == touch.id }) { known.position = moved.previousPosition }
+            known.phase = .moved
+            buffer.append(known)
+        }
+        if !buffer.isEmpty { invoke(i, .moved, buffer) }
+        buffer.removeAll(keepingCapacity: true)
+        subset = buffer
     }
 
     private mutating func deliver(_ phase: TouchPhase, from list: [Touch], to i: Int) {
@@ -844,6 +877,7 @@ extension GestureEngine {
             slots[i].pending = .none
             slots[i].settling = false
             slots[i].yields = false
+            slots[i].movesDeferred = false
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)

@@ -44,6 +44,12 @@ struct Slot: Sendable {
     var pendingSerial: UInt64 = 0
     /// The fewest fingers this recognizer can begin with (kind and policy).
     let minimumFingers: Int
+    /// While it holds fewer touches than this, the recognizer's moves only keep its touches'
+    /// positions (``AnyRecognizer/movesDecideFrom``): the arena defers them.
+    let movesDecideFrom: Int
+    /// Moves were deferred since the recognizer last saw its touches' positions: it is brought
+    /// up to date before its next `touchesBegan` (``GestureEngine/deliverFrame()``).
+    var movesDeferred = false
     /// Touches held now: offered, not ignored, not ended.
     var held: [TouchID] = []
     /// Touches held since the last reset, minus ignored ones (spec §5.1 history).
@@ -68,6 +74,7 @@ struct Slot: Sendable {
         self.isDiscrete = configuration.kind.isDiscrete
         self.gestureKind = configuration.kind.gestureKind
         self.minimumFingers = max(configuration.kind.minimumFingers, configuration.policy.minimumFingers)
+        self.movesDecideFrom = recognizer.movesDecideFrom
         self.declarationIndex = declarationIndex
         self.area = area
     }
