@@ -91,6 +91,14 @@ public actor InputHub {
             logger.warning("Failed to open input device, ignoring", [("device.node", node), ("error", error.userFacingDescription)])
             return
         }
+        // A clone of a grabbed device (ours, or another gestured's) is never read: its
+        // touches are the ones gestures left to applications.
+        if device.isGesturedClone || udevProperties["GESTURED_CLONE"] == "1" {
+            device.close()
+            ignored[node] = "a gestured clone"
+            logger.debug("A gestured clone, ignoring", [("device.node", node)])
+            return
+        }
         let description = device.description
         let kind: DeviceKind
         switch DeviceClassifier.classify(description) {
@@ -135,6 +143,8 @@ public actor InputHub {
             logger.info("Touches already down when the device was opened", [("device.node", node)])
             rearmTimer()
         }
+        session.wantsGrab = setup.grab
+        if setup.grab { updateGrab(session) }
         logger.notice(
             "Device added",
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
@@ -156,7 +166,9 @@ public actor InputHub {
         guard let session = sessions.removeValue(forKey: node) else { return }
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         let outputs = session.pipeline.cancelAll(at: now)
+        forwardToClone(outputs, from: session)
         publish(outputs, from: session)
+        endGrab(session, reason: reason)
         session.watch?.cancel()
         session.watch = nil
         session.device.close()
@@ -180,12 +192,19 @@ public actor InputHub {
         switch outcome {
         case .events(let events):
             session.outputs.removeAll(keepingCapacity: true)
-            session.pipeline.feed(events, into: &session.outputs)
+            if let relay = session.relay {
+                if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
+            } else {
+                session.pipeline.feed(events, into: &session.outputs)
+            }
             publish(session.outputs, from: session)
             logDiagnostics(session)
             rearmTimer()
+            if session.wantsGrab != (session.relay != nil) { updateGrab(session) }
         case .removed(let events):
-            publish(session.pipeline.feed(events), from: session)
+            let outputs = session.pipeline.feed(events)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             removeDevice(node: node, reason: "device gone (ENODEV)")
         }
     }
@@ -227,7 +246,9 @@ public actor InputHub {
         }
         for node in sessions.keys.sorted() {
             guard let session = sessions[node], let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
-            publish(session.pipeline.advance(to: now), from: session)
+            let outputs = session.pipeline.advance(to: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             logDiagnostics(session)
         }
         rearmTimer()
@@ -247,7 +268,13 @@ public actor InputHub {
                 removeDevice(node: node, reason: "no longer matched by the configuration")
                 continue
             }
-            publish(session.pipeline.reconfigure(setup.configuration, at: now), from: session)
+            let outputs = session.pipeline.reconfigure(setup.configuration, at: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
+            session.relay?.consumingGestures = CloneRelay.consumingGestures(setup.configuration)
+            session.wantsGrab = setup.grab
+            session.grabRefused = false
+            updateGrab(session)
             state.setDevice(
                 WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name))
             )
@@ -272,7 +299,8 @@ public actor InputHub {
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard !outputs.isEmpty else { return }
-        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        Self.markConsumed(&events, relay: session.relay)
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         if !events.isEmpty { publisher.publish(events) }
     }
@@ -314,6 +342,12 @@ final class DeviceSession {
     /// Reused for every read, so a frame costs no output array.
     var outputs: [EngineOutput] = []
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
+    /// `Grab=yes` applies (it takes effect when no finger is down).
+    var wantsGrab = false
+    /// The grab failed or does not apply to this device; not retried until a reload.
+    var grabRefused = false
+    /// The uinput clone the compositor reads while the device is grabbed.
+    var relay: CloneRelay?
 
     init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {
         self.node = node

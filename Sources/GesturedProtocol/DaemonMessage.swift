@@ -287,6 +287,10 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     public var approximateUnits: Bool?
     /// Custom recognizers' extra values, omitted when empty.
     public var values: [String: Double]?
+    /// Present (true) only when the gesture's touches were taken from applications: the
+    /// device is grabbed (`Grab=yes`) and the gesture cancels or delays its touches, so the
+    /// compositor did not see them (or saw them cancelled).
+    public var touchesConsumed: Bool?
 
     public init(
         name: String,
@@ -363,6 +367,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         case scaleVelocity = "scale_velocity"
         case rotationVelocity = "rotation_velocity"
         case approximateUnits = "approximate_units"
+        case touchesConsumed = "touches_consumed"
     }
 }
 

@@ -34,6 +34,7 @@ enum FastEventWriter {
         integer("fingers", Int64(m.fingers))
         integer("taps", m.taps.map(Int64.init))
         if let approximate = m.approximateUnits { fields.append(("approximate_units", approximate ? "true" : "false")) }
+        if let consumed = m.touchesConsumed { fields.append(("touches_consumed", consumed ? "true" : "false")) }
         if let values = m.values {
             var inner: [String] = []
             for key in values.keys.sorted() {
