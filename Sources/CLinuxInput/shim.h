@@ -19,4 +19,10 @@ static inline int gestured_set_thread_name(const char *name)
 {
 	return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
+
+/* Sets a uinput device's phys before UI_DEV_CREATE (UI_SET_PHYS is an _IOW macro). */
+static inline int CLinuxInput_uinputSetPhys(int fd, const char *phys)
+{
+	return ioctl(fd, UI_SET_PHYS, phys);
+}
 #endif

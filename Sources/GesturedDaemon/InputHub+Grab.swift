@@ -79,6 +79,11 @@ extension InputHub {
         logger.notice("Grab released", [("device.node", session.node), ("reason", reason)])
     }
 
+    /// Whether `node` is the clone of a device this hub grabbed (the phys test's back-up).
+    func isOwnClone(_ node: String) -> Bool {
+        deviceSessions.contains { $0.relay?.clone.devnode == node }
+    }
+
     /// Writes what the clone gets of outputs that came from no source frame.
     func forwardToClone(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard let relay = session.relay, let error = relay.forward(outputs) else { return }

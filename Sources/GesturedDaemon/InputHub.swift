@@ -39,6 +39,7 @@ public actor InputHub {
     }
 
     public var deviceNodes: [String] { sessions.keys.sorted() }
+    var deviceSessions: Dictionary<String, DeviceSession>.Values { sessions.values }
 
     // MARK: Hot-plug
 
@@ -93,7 +94,7 @@ public actor InputHub {
         }
         // A clone of a grabbed device (ours, or another gestured's) is never read: its
         // touches are the ones gestures left to applications.
-        if device.isGesturedClone || udevProperties["GESTURED_CLONE"] == "1" {
+        if device.isGesturedClone || udevProperties["GESTURED_CLONE"] == "1" || isOwnClone(node) {
             device.close()
             ignored[node] = "a gestured clone"
             logger.debug("A gestured clone, ignoring", [("device.node", node)])

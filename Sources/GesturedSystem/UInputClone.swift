@@ -20,6 +20,8 @@ public final class UInputClone: @unchecked Sendable {
     public static let physPrefix = "gestured-clone/"
 
     private var uinput: OpaquePointer?
+    /// The `/dev/uinput` descriptor this object opened (libevdev does not close it).
+    private var fileDescriptor: Int32 = -1
     /// The clone's event node (`/dev/input/eventN`), when known.
     public let devnode: String?
     /// The clone's sysfs path, when known.
@@ -27,8 +29,8 @@ public final class UInputClone: @unchecked Sendable {
     /// The `phys` value given to the clone.
     public let phys: String
 
-    /// Creates the clone of `source` (`libevdev_uinput_create_from_device` with
-    /// `LIBEVDEV_UINPUT_OPEN_MANAGED`).
+    /// Creates the clone of `source` (`UI_SET_PHYS`, then
+    /// `libevdev_uinput_create_from_device` on the same `/dev/uinput` descriptor).
     ///
     /// - Throws: ``SystemError`` on `/dev/uinput` (`ENOENT`: the uinput module is not loaded;
     ///   `EACCES`: no write access to it).
@@ -43,16 +45,25 @@ public final class UInputClone: @unchecked Sendable {
         }
         defer { libevdev_free(template) }
         Self.copy(from: handle, to: template, phys: phys)
-        var created: OpaquePointer?
-        let result = retryingNegativeErrno {
-            libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        // The descriptor is opened here rather than by libevdev (LIBEVDEV_UINPUT_OPEN_MANAGED)
+        // so that `phys` can be set before the device is created: libevdev leaves it unset.
+        let fd = try systemCall("open", path: "/dev/uinput") { Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC) }
+        if CLinuxInput_uinputSetPhys(fd, phys) < 0 {
+            let error = Errno.current
+            _ = Glibc.close(fd)
+            throw SystemError(operation: "set the phys of a uinput clone with", path: "/dev/uinput", errno: error)
         }
+        var created: OpaquePointer?
+        let result = retryingNegativeErrno { libevdev_uinput_create_from_device(template, fd, &created) }
         if case .failure(let error) = result {
+            _ = Glibc.close(fd)
             throw SystemError(operation: "create a uinput clone with", path: "/dev/uinput", errno: error)
         }
         guard let created else {
+            _ = Glibc.close(fd)
             throw SystemError(operation: "create a uinput clone with", path: "/dev/uinput", errno: .noMemory)
         }
+        fileDescriptor = fd
         uinput = created
         devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
         sysPath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
@@ -65,6 +76,10 @@ public final class UInputClone: @unchecked Sendable {
     public func destroy() {
         if let uinput { libevdev_uinput_destroy(uinput) }
         uinput = nil
+        if fileDescriptor >= 0 {
+            _ = Glibc.close(fileDescriptor)
+            fileDescriptor = -1
+        }
     }
 
     /// Writes events in order (each frame ends with its `SYN_REPORT`); the kernel stamps them.
