@@ -10,16 +10,20 @@ import GesturedSystem
 /// begin on one device and end on the other.
 extension InputHub {
     /// Starts or ends the grab of `session` as its `Grab=` says, if no finger is down now;
-    /// otherwise a later read tries again.
-    func updateGrab(_ session: DeviceSession) {
+    /// otherwise a later read tries again (`announce`: say so in the log).
+    func updateGrab(_ session: DeviceSession, announce: Bool = false) {
         if session.wantsGrab, session.relay == nil, !session.grabRefused {
-            startGrab(session)
-        } else if !session.wantsGrab, let relay = session.relay, !session.device.hasContactDown, !relay.planner.hasTouchDown {
-            endGrab(session, reason: "Grab= turned off")
+            startGrab(session, announce: announce)
+        } else if !session.wantsGrab, let relay = session.relay {
+            if !session.device.hasContactDown, !relay.planner.hasTouchDown {
+                endGrab(session, reason: "Grab= turned off")
+            } else if announce {
+                logger.info("The grab ends once no finger is down", [("device.node", session.node)])
+            }
         }
     }
 
-    private func startGrab(_ session: DeviceSession) {
+    private func startGrab(_ session: DeviceSession, announce: Bool) {
         let node = session.node
         guard session.kind == .touchscreen else {
             session.grabRefused = true
@@ -35,7 +39,7 @@ extension InputHub {
             return
         }
         guard !session.device.hasContactDown else {
-            logger.info("Grab waits until no finger is down", [("device.node", node)])
+            if announce { logger.info("The grab waits until no finger is down", [("device.node", node)]) }
             return
         }
         let clone: UInputClone
@@ -86,8 +90,18 @@ extension InputHub {
 
     /// Writes what the clone gets of outputs that came from no source frame.
     func forwardToClone(_ outputs: [EngineOutput], from session: DeviceSession) {
-        guard let relay = session.relay, let error = relay.forward(outputs) else { return }
-        logClone(error, session)
+        guard let relay = session.relay else { return }
+        if let error = relay.forward(outputs) { logClone(error, session) }
+        // A held lift released by a timer may be what a pending change of Grab= waits for.
+        if !session.wantsGrab { updateGrab(session) }
+    }
+
+    /// After a read fed through the clone: says when events were lost.
+    func noteCloneRead(_ session: DeviceSession) {
+        guard let relay = session.relay, relay.takeDroppedReads() > 0 else { return }
+        logger.info(
+            "Events were lost (SYN_DROPPED); the clone's touches are cancelled, fingers still down return when they land again",
+            [("device.node", session.node)])
     }
 
     func logClone(_ error: SystemError, _ session: DeviceSession) {

@@ -136,16 +136,19 @@ public actor InputHub {
         let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
+        // Every slot's last values first (``SlotSeed``).
+        let openedAt = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        _ = session.pipeline.feed(SlotSeed.events(device.slotValueEvents(at: openedAt), at: openedAt))
         // Fingers already down (the daemon restarted, or the device was opened mid-touch)
         // begin now, where they are, instead of when they first move.
-        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        let initial = device.initialStateEvents(at: openedAt)
         if !initial.isEmpty {
             publish(session.pipeline.feed(initial), from: session)
             logger.info("Touches already down when the device was opened", [("device.node", node)])
             rearmTimer()
         }
         session.wantsGrab = setup.grab
-        if setup.grab { updateGrab(session) }
+        if setup.grab { updateGrab(session, announce: true) }
         logger.notice(
             "Device added",
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
@@ -195,6 +198,7 @@ public actor InputHub {
             session.outputs.removeAll(keepingCapacity: true)
             if let relay = session.relay {
                 if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
+                noteCloneRead(session)
             } else {
                 session.pipeline.feed(events, into: &session.outputs)
             }
@@ -275,7 +279,7 @@ public actor InputHub {
             session.relay?.consumingGestures = CloneRelay.consumingGestures(setup.configuration)
             session.wantsGrab = setup.grab
             session.grabRefused = false
-            updateGrab(session)
+            updateGrab(session, announce: true)
             state.setDevice(
                 WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name))
             )

@@ -13,6 +13,8 @@ final class CloneRelay {
     /// A write failed (the clone is gone); nothing more is written.
     private(set) var hasFailed = false
     private var sinkEvents: [SinkTouchEvent] = []
+    /// Reads that contained a `SYN_DROPPED` since ``takeDroppedReads()``.
+    private var droppedReads = 0
     private var frame: [RawEvent] = []
 
     init(clone: UInputClone, device: DeviceDescription, configuration: EngineConfiguration) {
@@ -39,6 +41,7 @@ final class CloneRelay {
     func feed(_ events: [RawEvent], pipeline: inout GesturePipeline, into outputs: inout [EngineOutput]) -> SystemError? {
         var failure: SystemError?
         for event in events {
+            if event.usage == .synDropped { droppedReads += 1 }
             frame.append(event)
             guard event.usage == .synReport else { continue }
             let start = outputs.count
@@ -62,6 +65,12 @@ final class CloneRelay {
         for output in outputs { if case .touch(let t) = output { sinkEvents.append(t) } }
         let planned = planner.plan(sinkEvents)
         return write(planned)
+    }
+
+    /// The number of reads with lost events since the last call.
+    func takeDroppedReads() -> Int {
+        defer { droppedReads = 0 }
+        return droppedReads
     }
 
     /// Lifts every touch the clone has, then removes it.

@@ -38,6 +38,8 @@ swipe3=$(vm_synth "$desc" "swipe fingers=3 direction=right distance=60 duration=
 edge=$(vm_synth "$desc" "edge-swipe from=left distance=40") || exit 1
 # 1.5 mm from the left edge, inside the edge pans' 5.1 mm start band
 edgetap=$(vm_synth "$desc" "tap fingers=1 x=0.005 y=0.5 duration=0.08") || exit 1
+# a slow drag down along the left edge, in the band: the edge pan fails once it has moved
+edgedrag=$(vm_synth "$desc" "drag fingers=1 x=0.005 y=0.3 to-x=0.005 to-y=0.6 duration=1") || exit 1
 long=$(vm_synth "$desc" "drag fingers=1 x=0.3 y=0.5 to-x=0.7 to-y=0.5 duration=4") || exit 1
 tap=$(vm_synth "$desc" "tap fingers=1") || exit 1
 
@@ -121,6 +123,7 @@ vm_wait_until 15 "the edge swipe's end on the socket" \
 	vm_file_has "$VM_RECEIVED" '"name":"edge-left".*"state":"ended"' || exit 1
 touch_lines grab.edge "$out" "$from"
 play_and_wait edgetap "$edgetap" ups_since TOUCH_UP 1
+play_and_wait edgedrag "$edgedrag" ups_since TOUCH_UP 1
 kill "$source_reader"
 wait "$source_reader" 2>/dev/null
 echo "grab.source-events $(grep -c ' TOUCH_' "$on_source")"
