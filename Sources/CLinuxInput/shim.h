@@ -53,4 +53,10 @@ static inline int gestured_bus_add_match_async(sd_bus *bus, const char *match, s
 	sd_bus_slot_unref(slot);
 	return r;
 }
+
+/* Sets a uinput device's phys before UI_DEV_CREATE (UI_SET_PHYS is an _IOW macro). */
+static inline int CLinuxInput_uinputSetPhys(int fd, const char *phys)
+{
+	return ioctl(fd, UI_SET_PHYS, phys);
+}
 #endif

@@ -81,6 +81,7 @@ enum ConfigRenderer {
         if let v = rule.heightMM { lines.append("HeightMM=\(number(v))") }
         if let v = rule.gestures { lines.append("Gestures=\(v.joined(separator: ","))") }
         if let v = rule.disabled { lines.append("Disable=\(yesNo(v))") }
+        if let v = rule.grab { lines.append("Grab=\(yesNo(v))") }
         if let c = rule.calibration { lines.append("Calibration=\([c.a, c.b, c.c, c.d, c.e, c.f].map(number).joined(separator: " "))") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -77,6 +77,9 @@ public struct DeviceRule: Hashable, Sendable {
     public var disabled: Bool?
     /// `Calibration=a b c d e f`: affine calibration of positions (libinput's matrix).
     public var calibration: Calibration?
+    /// `Grab=yes`: take the device (`EVIOCGRAB`) and hand the compositor a uinput clone
+    /// that gets only the touches no gesture claims (touchscreens only).
+    public var grab: Bool?
 
     public init(name: String) {
         self.name = name
@@ -97,6 +100,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var gestures: [String]?
     /// From `Calibration=`, else the device's udev `LIBINPUT_CALIBRATION_MATRIX`; nil = none.
     public var calibration: Calibration?
+    /// From `Grab=`: the daemon grabs the device and feeds a clone (default off).
+    public var grab = false
 
     public init() {}
 }
@@ -170,6 +175,7 @@ public struct Configuration: Hashable, Sendable {
             if let v = rule.gestures { settings.gestures = v }
             if let v = rule.disabled { settings.isDisabled = v }
             if let v = rule.calibration { settings.calibration = v }
+            if let v = rule.grab { settings.grab = v }
         }
         // The matrix a user already set up for libinput (udev hwdb or rule) applies here
         // too, unless gestured.conf says otherwise; a malformed one is ignored, as libinput

@@ -371,6 +371,15 @@ let deviceKeys: [KeySpec<DeviceRule>] = [
     KeySpec("HeightMM") { r, v throws(ValueError) in r.heightMM = try sizeValue(v) },
     KeySpec("Gestures") { r, v throws(ValueError) in r.gestures = ValueParsing.list(v) },
     KeySpec("Disable") { r, v throws(ValueError) in r.disabled = try ValueParsing.boolean(v) },
+    KeySpec("Grab") { r, v throws(ValueError) in
+        let grab = try ValueParsing.boolean(v)
+        if grab, r.match.kind == .touchpad {
+            throw ValueError(
+                "Grab=yes is for touchscreens only; touchpads cannot be grabbed yet",
+                hint: "remove Grab= from this touchpad rule (libinput must keep reading a touchpad)")
+        }
+        r.grab = grab
+    },
     KeySpec("Calibration") { r, v throws(ValueError) in
         let parts = v.split(whereSeparator: { $0 == " " || $0 == "\t" })
         let numbers = parts.compactMap { Double($0) }

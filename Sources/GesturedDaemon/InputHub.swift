@@ -41,6 +41,7 @@ public actor InputHub {
     }
 
     public var deviceNodes: [String] { sessions.keys.sorted() }
+    var deviceSessions: Dictionary<String, DeviceSession>.Values { sessions.values }
 
     // MARK: Hot-plug
 
@@ -93,6 +94,14 @@ public actor InputHub {
             logger.warning("Failed to open input device, ignoring", [("device.node", node), ("error", error.userFacingDescription)])
             return
         }
+        // A clone of a grabbed device (ours, or another gestured's) is never read: its
+        // touches are the ones gestures left to applications.
+        if device.isGesturedClone || udevProperties["GESTURED_CLONE"] == "1" || isOwnClone(node) {
+            device.close()
+            ignored[node] = "a gestured clone"
+            logger.debug("A gestured clone, ignoring", [("device.node", node)])
+            return
+        }
         let description = device.description
         let kind: DeviceKind
         switch DeviceClassifier.classify(description) {
@@ -130,14 +139,19 @@ public actor InputHub {
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
+        // Every slot's last values first (``SlotSeed``).
+        let openedAt = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        _ = session.pipeline.feed(SlotSeed.events(device.slotValueEvents(at: openedAt), at: openedAt))
         // Fingers already down (the daemon restarted, or the device was opened mid-touch)
         // begin now, where they are, instead of when they first move.
-        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        let initial = device.initialStateEvents(at: openedAt)
         if !initial.isEmpty {
             publish(session.pipeline.feed(initial), from: session)
             logger.info("Touches already down when the device was opened", [("device.node", node)])
             rearmTimer()
         }
+        session.wantsGrab = setup.grab
+        if setup.grab { updateGrab(session, announce: true) }
         logger.notice(
             "Device added",
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
@@ -159,7 +173,9 @@ public actor InputHub {
         guard let session = sessions.removeValue(forKey: node) else { return }
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         let outputs = session.pipeline.cancelAll(at: now)
+        forwardToClone(outputs, from: session)
         publish(outputs, from: session)
+        endGrab(session, reason: reason)
         session.watch?.cancel()
         session.watch = nil
         session.device.close()
@@ -183,12 +199,20 @@ public actor InputHub {
         switch outcome {
         case .events(let events):
             session.outputs.removeAll(keepingCapacity: true)
-            session.pipeline.feed(events, into: &session.outputs)
+            if let relay = session.relay {
+                if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
+                noteCloneRead(session)
+            } else {
+                session.pipeline.feed(events, into: &session.outputs)
+            }
             publish(session.outputs, from: session)
             logDiagnostics(session)
             rearmTimer()
+            if session.wantsGrab != (session.relay != nil) { updateGrab(session) }
         case .removed(let events):
-            publish(session.pipeline.feed(events), from: session)
+            let outputs = session.pipeline.feed(events)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             removeDevice(node: node, reason: "device gone (ENODEV)")
         }
     }
@@ -230,7 +254,9 @@ public actor InputHub {
         }
         for node in sessions.keys.sorted() {
             guard let session = sessions[node], let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
-            publish(session.pipeline.advance(to: now), from: session)
+            let outputs = session.pipeline.advance(to: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             logDiagnostics(session)
         }
         rearmTimer()
@@ -250,7 +276,13 @@ public actor InputHub {
                 removeDevice(node: node, reason: "no longer matched by the configuration")
                 continue
             }
-            publish(session.pipeline.reconfigure(setup.configuration, at: now), from: session)
+            let outputs = session.pipeline.reconfigure(setup.configuration, at: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
+            session.relay?.consumingGestures = CloneRelay.consumingGestures(setup.configuration)
+            session.wantsGrab = setup.grab
+            session.grabRefused = false
+            updateGrab(session, announce: true)
             state.setDevice(
                 WireMapping.deviceInfo(
                     node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name),
@@ -285,6 +317,7 @@ public actor InputHub {
         guard !outputs.isEmpty else { return }
         let seat = session.seat
         var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        Self.markConsumed(&events, relay: session.relay)
         lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         if !events.isEmpty { publisher.publish(events) }
@@ -329,6 +362,12 @@ final class DeviceSession {
     /// Reused for every read, so a frame costs no output array.
     var outputs: [EngineOutput] = []
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
+    /// `Grab=yes` applies (it takes effect when no finger is down).
+    var wantsGrab = false
+    /// The grab failed or does not apply to this device; not retried until a reload.
+    var grabRefused = false
+    /// The uinput clone the compositor reads while the device is grabbed.
+    var relay: CloneRelay?
 
     init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {
         self.node = node

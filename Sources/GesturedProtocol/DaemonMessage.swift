@@ -335,6 +335,10 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     /// Whether the session on the device's seat was locked (logind's `LockedHint`) when the
     /// event happened; the daemon sets it on every event (false without logind).
     public var locked: Bool?
+    /// Present (true) only when the gesture's touches were taken from applications: the
+    /// device is grabbed (`Grab=yes`) and the gesture cancels or delays its touches, so the
+    /// compositor did not see them (or saw them cancelled).
+    public var touchesConsumed: Bool?
 
     public init(
         name: String,
@@ -413,6 +417,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         case scaleVelocity = "scale_velocity"
         case rotationVelocity = "rotation_velocity"
         case approximateUnits = "approximate_units"
+        case touchesConsumed = "touches_consumed"
     }
 }
 

@@ -35,6 +35,7 @@ enum FastEventWriter {
         integer("taps", m.taps.map(Int64.init))
         if let approximate = m.approximateUnits { fields.append(("approximate_units", approximate ? "true" : "false")) }
         if let locked = m.locked { fields.append(("locked", locked ? "true" : "false")) }
+        if let consumed = m.touchesConsumed { fields.append(("touches_consumed", consumed ? "true" : "false")) }
         if let values = m.values {
             var inner: [String] = []
             for key in values.keys.sorted() {

@@ -156,13 +156,15 @@ extension GestureEngine {
     }
 
     mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
-        let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position)
+        let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position, slot: touch.slot)
         if let r = sink.firstIndex(where: { $0.id == touch.id }) {
             sink[r].position = touch.position
+            sink[r].slot = touch.slot
             sink[r].incoming.append(event)
             if phase == .ended || phase == .cancelled { sink[r].deviceDone = true }
         } else {
             var record = SinkRecord(id: touch.id, position: touch.position)
+            record.slot = touch.slot
             record.incoming.append(event)
             record.deviceDone = phase == .ended || phase == .cancelled
             sink.append(record)

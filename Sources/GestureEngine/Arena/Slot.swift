@@ -122,6 +122,8 @@ struct Slot: Sendable {
 struct SinkRecord: Sendable {
     var id: TouchID
     var position: PhysicalPoint
+    /// The kernel slot of the touch's last report.
+    var slot = 0
     /// The touch's `began` reached the sink.
     var reached = false
     /// `ended` or `cancelled` reached the sink, or the sink will never see more of it.

@@ -131,12 +131,16 @@ public struct SinkTouchEvent: Hashable, Sendable {
     public var phase: TouchPhase
     public var timestamp: Timestamp
     public var position: PhysicalPoint
+    /// The kernel slot the touch is reported in (0 on single-touch devices): where a uinput
+    /// clone of the device finds the touch's raw values.
+    public var slot: Int
 
-    public init(touch: TouchID, phase: TouchPhase, timestamp: Timestamp, position: PhysicalPoint) {
+    public init(touch: TouchID, phase: TouchPhase, timestamp: Timestamp, position: PhysicalPoint, slot: Int = 0) {
         self.touch = touch
         self.phase = phase
         self.timestamp = timestamp
         self.position = position
+        self.slot = slot
     }
 }
 

@@ -169,6 +169,12 @@ public enum EmbeddedResources {
 # to 0..1 ("1 0 0 0 -1 1" inverts Y, "0 1 0 1 0 0" swaps the axes). No default: the
 # device's udev LIBINPUT_CALIBRATION_MATRIX when it has one, else none.
 # Calibration=1 0 0 0 1 0
+# Take the device from the compositor (EVIOCGRAB, only while no finger is down) and give
+# it a uinput clone instead (same name, ids, properties and axes; phys "gestured-clone/…"),
+# which gets only the touches no gesture claims: a gesture with CancelsTouches=yes cancels
+# its touches there (libinput sends touch cancel), one with DelaysTouchesBegan=yes keeps
+# them from it until it fails. Touchscreens only; a touchpad is refused with a warning.
+#Grab=no
 
 # ---------------------------------------------------------------------------------------
 # [Gesture NAME] — a named recognizer. Kind= is required: tap, long_press, pan, swipe,
@@ -200,9 +206,10 @@ public enum EmbeddedResources {
 #RequireFailureOf=
 # Gestures that may be recognized at the same time as this one (names).
 #RecognizeSimultaneouslyWith=
-# Raw-touch delivery to clients (gestured-ipc(7), "touch" events): cancel a client's
-# touches when this gesture is recognized; hold touch-began back until this gesture
-# fails (default yes for edge_pan); hold touch-ended back until it is decided.
+# Raw-touch delivery to clients (gestured-ipc(7), "touch" events) and to the clone of a
+# device with Grab=yes: cancel the touches when this gesture is recognized or begins; hold
+# touch-began back until this gesture fails (default yes for edge_pan); hold touch-ended
+# back until it is decided.
 #CancelsTouches=yes
 #DelaysTouchesBegan=no
 #DelaysTouchesEnded=yes
@@ -309,6 +316,12 @@ public enum EmbeddedResources {
 # =======================================================================================
 
 # --- Touchscreens ---------------------------------------------------------------------
+# Which gestures take their touches from applications (CancelsTouches=, DelaysTouches*=;
+# they matter to raw-touch clients and to devices with Grab=yes): edge swipes and three- and
+# four-finger swipes claim them — they are the desktop's, as on a phone. One- and
+# two-finger gestures leave them to applications whole (a tap, a scroll or drag at any
+# speed, a long press, pinch-zoom): they cancel nothing and hold no lift back, or every
+# brisk scroll would end cancelled and every tap would reach applications 350 ms late.
 
 # Edge swipes come first (higher priority) and hold touches back until they fail, so a
 # swipe that starts at an edge is an edge swipe, not a one-finger swipe.
@@ -341,20 +354,28 @@ Priority=10
 Kind=tap
 DeviceKinds=touchscreen
 RequireFailureOf=double-tap
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture double-tap]
 Kind=tap
 DeviceKinds=touchscreen
 Taps=2
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture two-finger-tap]
 Kind=tap
 DeviceKinds=touchscreen
 Fingers=2
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture long-press]
 Kind=long_press
 DeviceKinds=touchscreen
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 # Swipes report their direction; one gesture per finger count.
 [Gesture swipe]
@@ -363,12 +384,16 @@ DeviceKinds=touchscreen
 Directions=left,right,up,down
 Fingers=1
 RequireFailureOf=edge-left,edge-right,edge-top,edge-bottom
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture two-finger-swipe]
 Kind=swipe
 DeviceKinds=touchscreen
 Directions=left,right,up,down
 Fingers=2
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture three-finger-swipe]
 Kind=swipe
@@ -387,11 +412,15 @@ Fingers=4
 Kind=pinch
 DeviceKinds=touchscreen
 RecognizeSimultaneouslyWith=rotate
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 [Gesture rotate]
 Kind=rotation
 DeviceKinds=touchscreen
 RecognizeSimultaneouslyWith=pinch
+CancelsTouches=no
+DelaysTouchesEnded=no
 
 # --- Touchpads ------------------------------------------------------------------------
 # One- and two-finger motion is the pointer and scrolling, which the compositor handles;
