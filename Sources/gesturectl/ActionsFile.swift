@@ -311,12 +311,28 @@ private struct Parser {
             }
             return
         }
+        if let effect = action.effect, effect.key != "Command", !action.once, Self.firesRepeatedly(action) {
+            warning(
+                effectLine, 1,
+                "[Action \(action.name)] presses \(effect.key)=\(effect.text) on every event of a continuous gesture (many a second; the daemon rate-limits them)",
+                hint: "add Once=yes, or State=ended")
+        }
         let filters = action.gestures.count + action.kinds.count + action.states.count + action.fingers.count + action.directions.count
             + action.edges.count + action.devices.count + action.conditions.count
         if filters == 0 {
             warning(action.line, 1, "[Action \(action.name)] has no filter and runs for every event of every gesture", hint: "add Gesture= or Kind=")
         }
         actions.append(action)
+    }
+
+    /// Whether `action` can match many events of one gesture: `changed` among its states, or
+    /// no state filter on a continuous kind (pan, pinch, rotation, edge_pan: began, changed…,
+    /// ended).
+    private static func firesRepeatedly(_ action: Action) -> Bool {
+        if action.states.contains(.changed) { return true }
+        guard action.states.isEmpty else { return false }
+        let continuous = ["pan", "pinch", "rotation", "edge_pan"]
+        return !action.kinds.isEmpty && action.kinds.allSatisfy { continuous.contains($0) }
     }
 
     /// Splits a list value on spaces and commas, keeping each item's column.

@@ -314,6 +314,40 @@ struct ActionsRunTests {
         #expect(!result.stderr.contains(":20:"), "Keys=ctrl+alt+Delete is fine: \(result.stderr)")
     }
 
+    @Test("run --check warns about Keys= on every event of a continuous gesture, not once per gesture")
+    func keysOnEveryChangedEventWarn() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let actions = dir.appendingPathComponent("actions.conf")
+        try """
+            [Action zoom-every-event]
+            Kind=pinch
+            State=changed
+            Keys=ctrl+plus
+
+            [Action pan-any-state]
+            Kind=pan
+            Click=left
+
+            [Action zoom-once]
+            Kind=pinch
+            State=changed
+            Once=yes
+            Keys=ctrl+plus
+
+            [Action pan-ended]
+            Kind=pan
+            State=ended
+            Keys=super
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+        let result = try Self.check(actions.path)
+        #expect(result.status == 0, "warnings only: \(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(actions.path):4:1: warning: [Action zoom-every-event] presses Keys=ctrl+plus on every event of a continuous gesture"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(actions.path):8:1: warning: [Action pan-any-state] presses Click=left on every event"), "\(result.stderr)")
+    }
+
     @Test("listen --json prints the daemon's lines unchanged, filtered by --kind and --state")
     func listenJSONFilters() throws {
         let dir = BinaryTests.temporaryDirectory()
