@@ -59,6 +59,19 @@ class Gesture(Message):
     rotation_velocity: Optional[float] = None
     approximate_units: bool = False
     values: Dict[str, float] = field(default_factory=dict)
+    # Following a gesture (gestured-ipc(7)): changes since this gesture's previous event,
+    # the translation as a fraction of the surface, and on ``ended`` the fling.
+    dx_delta_mm: Optional[float] = None
+    dy_delta_mm: Optional[float] = None
+    dx_fraction: Optional[float] = None
+    dy_fraction: Optional[float] = None
+    scale_delta: Optional[float] = None
+    rotation_delta: Optional[float] = None
+    rest_x_mm: Optional[float] = None
+    rest_y_mm: Optional[float] = None
+    rest_dx_fraction: Optional[float] = None
+    rest_dy_fraction: Optional[float] = None
+    fling_s: Optional[float] = None
 
     @property
     def is_final(self) -> bool:
