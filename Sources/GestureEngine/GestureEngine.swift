@@ -97,6 +97,7 @@ public struct GestureEngine: Sendable {
         beginStep(at: frame.timestamp)
         ingest(frame)
         handleButton(frame.isButtonPressed)
+        reofferTouchesAfterFingerChange()
         assignBeganTouches()
         deliverFrame()
         yieldToLanding()

@@ -222,6 +222,67 @@ struct ShellMotionTests {
         #expect(h.diagnostics.contains { if case .transition(let r, _, let input, .cancelled) = $0 { r == "pan3" && input.contains("2 fingers") } else { false } })
     }
 
+    @Test("after the cancel the pan starts over with the fingers down: a finger back makes a new attempt")
+    func threeFingerPanStartsOver() throws {
+        var h = Harness([Self.threeFingerPan()])
+        var f = Fingers()
+        var ids = [f.down(30, 20, at: 0), f.down(45, 20, at: 0), f.down(60, 20, at: 0)]
+        var x = 0.0
+        func step(_ t: Double) {
+            x += 2
+            for (k, id) in ids.enumerated() { f.move(id, to: 30 + 15 * Double(k) + x, 20, at: t) }
+        }
+        for k in 1...10 { step(0.01 * Double(k)) }
+        f.up(ids.removeLast(), at: 0.12)
+        for k in 13...30 { step(0.01 * Double(k)) }  // cancelled at 0.22 with two fingers
+        ids.append(f.down(70, 20, at: 0.31))
+        for k in 32...50 { step(0.01 * Double(k)) }
+        for id in ids { f.up(id, at: 0.51) }
+        h.run(f)
+        let events = h.events("pan3")
+        let attempts = Dictionary(grouping: events, by: \.sequence).values.sorted { $0[0].timestamp < $1[0].timestamp }
+        #expect(attempts.count == 2)
+        #expect(attempts.first?.last?.state == .cancelled)
+        let second = try #require(attempts.last)
+        #expect(second.first?.state == .began && second.first?.fingers == 3)
+        #expect(second.last?.state == .ended)
+        // The new attempt's deltas count from its own start.
+        #expect(second.first?.translationDelta == second.first?.translation)
+    }
+
+    @Test("a scroll that loses a finger takes up the finger it ignored as a third, in a new attempt")
+    func scrollTakesUpTheIgnoredFinger() throws {
+        var h = Harness([
+            recognizer(
+                "scroll",
+                pan {
+                    $0.minimumNumberOfTouches = 2
+                    $0.maximumNumberOfTouches = 2
+                }
+            )
+        ])
+        var f = Fingers()
+        let a = f.down(30, 40, at: 0)
+        let b = f.down(50, 40, at: 0)
+        f.slide(a, to: 30, 20, from: 0, to: 0.2, steps: 10)
+        let c = f.down(70, 20, at: 0.21)  // ignored: the scroll holds its maximum
+        f.up(b, at: 0.22)
+        for k in 1...20 {
+            f.move(a, to: 30, 20 + Double(k), at: 0.22 + 0.01 * Double(k))
+            f.move(c, to: 70, 20 + Double(k), at: 0.22 + 0.01 * Double(k))
+        }
+        f.up(a, at: 0.45)
+        f.up(c, at: 0.45)
+        h.run(f)
+        let events = h.events("scroll")
+        let cancelled = try #require(events.first { $0.state == .cancelled })
+        #expect(close(cancelled.timestamp.seconds, 0.32, 1e-6))
+        let restarted = events.filter { $0.sequence != cancelled.sequence }
+        #expect(restarted.first?.state == .began && restarted.first?.fingers == 2)
+        #expect(restarted.last?.state == .ended)
+        #expect((restarted.last?.translation?.y ?? 0) > 5)
+    }
+
     @Test("fingers lifting from a three-finger pan within 0.1 s of each other end it, with a fling")
     func threeFingerPanLiftsNaturally() throws {
         var h = Harness([Self.threeFingerPan()])
@@ -315,11 +376,15 @@ struct ShellMotionTests {
             return h
         }
         let lost = run(returnAfter: 0.3)
-        let last = try #require(lost.events("pinch").last)
+        let first = lost.events("pinch").filter { $0.sequence == lost.events("pinch")[0].sequence }
+        let last = try #require(first.last)
         #expect(last.state == .cancelled)
         #expect(close(last.timestamp.seconds, 0.35, 1e-6))
         #expect(last.fingers == 1)
         #expect(lost.events("pinch").filter { $0.state == .cancelled }.count == 1)
+        // The finger that came back 0.3 s later pinches anew: a second attempt.
+        #expect(lost.events("pinch").last?.state == .ended)
+        #expect(lost.events("pinch").last?.sequence != last.sequence)
         let back = run(returnAfter: 0.05)
         #expect(back.events("pinch").last?.state == .ended)
         #expect(!back.events("pinch").contains { $0.state == .cancelled })

@@ -31,6 +31,34 @@ extension GestureEngine {
                 ? "at least \(slots[i].minimumFingers)"
                 : "\(slots[i].minimumFingers)…\(slots[i].maximumFingers)"
             cancel(i, input: "\(fingers) fingers for \(timeout) s, the gesture takes \(range)")
+            slots[i].restartsWithTouchesDown = true
+        }
+    }
+
+    /// A gesture cancelled for its finger count starts over with the fingers down, as
+    /// libinput starts the gesture of the new finger count: the slot resets at once (not when
+    /// the sequence ends, spec §8.11) and is offered every touch still down at the start of the
+    /// next step, before that step's landings. Runs in ``process(_:)`` after ``ingest(_:)``.
+    mutating func reofferTouchesAfterFingerChange() {
+        for i in slots.indices where slots[i].reoffersTouches {
+            slots[i].reoffersTouches = false
+            guard slots[i].isEnabled, slots[i].state == .possible, slots[i].held.isEmpty else { continue }
+            var touches: [Touch] = []
+            for touch in active where canOffer(touch, to: i) {
+                let id = touch.id
+                if frameBegan.contains(where: { $0.id == id }) || frameEnded.contains(where: { $0.id == id })
+                    || frameCancelled.contains(where: { $0.id == id })
+                {
+                    continue
+                }
+                touches.append(touch)
+            }
+            guard !touches.isEmpty else { continue }
+            for touch in touches {
+                slots[i].held.append(touch.id)
+                slots[i].history.append(touch.id)
+            }
+            invoke(i, .began(touches), input: "touches down when it started over")
         }
     }
 

@@ -860,7 +860,7 @@ extension GestureEngine {
         for i in slots.indices {
             let isFinal = slots[i].state.isFinal
             guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
-            if isFinal, slots[i].isEnabled {
+            if isFinal, slots[i].isEnabled, !slots[i].restartsWithTouchesDown {
                 // Still waiting, and no touch lifted: nothing to look at, nothing to write.
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded && slots[i].timers.isEmpty { continue }
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i) {
@@ -877,6 +877,10 @@ extension GestureEngine {
             slots[i].settling = false
             slots[i].yields = false
             slots[i].fingersOutOfRangeSince = nil
+            if slots[i].restartsWithTouchesDown {
+                slots[i].restartsWithTouchesDown = false
+                slots[i].reoffersTouches = slots[i].isEnabled
+            }
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)

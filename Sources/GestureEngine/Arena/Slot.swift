@@ -62,6 +62,10 @@ struct Slot: Sendable {
     var fingersOutOfRangeSince: Timestamp?
     /// The most fingers this recognizer works with (kind and policy).
     let maximumFingers: Int
+    /// Cancelled for its finger count: resets at once instead of waiting for the sequence to
+    /// end, then (``reoffersTouches``) takes the touches still down at the next step.
+    var restartsWithTouchesDown = false
+    var reoffersTouches = false
 
     var name: String { configuration.name }
     var isEnabled: Bool { configuration.isEnabled }

@@ -336,3 +336,22 @@ def test_the_fling_keys_parse_from_an_ended_pan():
     a = 1000 * 25.4 / 163
     assert abs(pan.rest_x_mm - (pan.x_mm + 200 * 200 / (2 * a))) < 0.01
     assert abs(pan.fling_s - 200 / a) < 0.001
+
+
+def test_example_drawer_follows_the_edge_swipe_and_opens(demo_daemon):
+    result = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, "follow_drawer.py"), "--socket", demo_daemon.socket],
+        env=dict(os.environ, PYTHONPATH=os.path.abspath(SRC)),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    follows = [line for line in lines if line.startswith("follow ")]
+    # The demo swipes 40 mm in from the left edge of a 256 mm screen in 0.25 s.
+    assert len(follows) > 5, lines
+    offsets = [float(line.split()[1]) for line in follows]
+    assert offsets == sorted(offsets) and 0 < offsets[-1] < 0.2
+    # The summed deltas are the translation the fractions came from.
+    assert abs(float(follows[-1].split("(")[1].split()[0]) - offsets[-1] * 256) < 0.5
+    # 160 mm/s slides on about 82 mm: past a quarter of the screen, so the drawer opens.
+    assert lines[-1].startswith("open: rest at +0.4") or lines[-1].startswith("open: rest at +0.3"), lines
