@@ -37,28 +37,50 @@ extension GestureEngine {
 
     /// A gesture cancelled for its finger count starts over with the fingers down, as
     /// libinput starts the gesture of the new finger count: the slot resets at once (not when
-    /// the sequence ends, spec §8.11) and is offered every touch still down at the start of the
-    /// next step, before that step's landings. Runs in ``process(_:)`` after ``ingest(_:)``.
+    /// the sequence ends, spec §8.11), takes landings as usual, and, at the first step whose
+    /// touches down are within its finger range, the touches down it does not hold yet. Runs
+    /// in ``process(_:)`` after ``ingest(_:)``, before the step's landings are assigned.
+    ///
+    /// A fresh attempt that fails in a step where a finger landed (past its maximum, as a
+    /// two-finger scroll does on a third finger) resets and waits again: the finger count is
+    /// still settling. Without touches down the sequence is over and so is the waiting.
     mutating func reofferTouchesAfterFingerChange() {
         for i in slots.indices where slots[i].reoffersTouches {
-            slots[i].reoffersTouches = false
-            guard slots[i].isEnabled, slots[i].state == .possible, slots[i].held.isEmpty else { continue }
+            guard slots[i].isEnabled, slots[i].state == .possible, slots[i].pending == .none else { continue }
             var touches: [Touch] = []
+            var down = 0
             for touch in active where canOffer(touch, to: i) {
                 let id = touch.id
-                if frameBegan.contains(where: { $0.id == id }) || frameEnded.contains(where: { $0.id == id })
-                    || frameCancelled.contains(where: { $0.id == id })
-                {
+                if frameEnded.contains(where: { $0.id == id }) || frameCancelled.contains(where: { $0.id == id }) {
                     continue
                 }
+                down += 1
+                if frameBegan.contains(where: { $0.id == id }) || slots[i].holds(id) { continue }
                 touches.append(touch)
             }
+            if down == 0 {
+                slots[i].reoffersTouches = false
+                slots[i].restartsOnLandingFailure = false
+                continue
+            }
+            guard down >= slots[i].minimumFingers, down <= slots[i].maximumFingers else { continue }
+            slots[i].reoffersTouches = false
+            slots[i].restartsOnLandingFailure = true
             guard !touches.isEmpty else { continue }
             for touch in touches {
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
             }
             invoke(i, .began(touches), input: "touches down when it started over")
+        }
+    }
+
+    /// Marks the fresh attempts of ``reofferTouchesAfterFingerChange()`` that failed on a
+    /// landing to start over again (called before finished recognizers reset).
+    mutating func rearmRestartsFailedOnLanding() {
+        guard !frameBegan.isEmpty else { return }
+        for i in slots.indices where slots[i].restartsOnLandingFailure && slots[i].state == .failed {
+            slots[i].restartsWithTouchesDown = true
         }
     }
 

@@ -137,6 +137,7 @@ extension GestureEngine {
         out.reserveCapacity(out.count + sinkOutput.count + actions.count)
         for event in sinkOutput { out.append(.touch(event)) }
         for event in actions { out.append(.gesture(event)) }
+        rearmRestartsFailedOnLanding()
         resetFinishedRecognizers()
         dropFinishedTouches()
     }
@@ -880,6 +881,9 @@ extension GestureEngine {
             if slots[i].restartsWithTouchesDown {
                 slots[i].restartsWithTouchesDown = false
                 slots[i].reoffersTouches = slots[i].isEnabled
+            } else {
+                slots[i].reoffersTouches = false
+                slots[i].restartsOnLandingFailure = false
             }
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)

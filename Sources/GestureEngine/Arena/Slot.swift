@@ -66,6 +66,8 @@ struct Slot: Sendable {
     /// end, then (``reoffersTouches``) takes the touches still down at the next step.
     var restartsWithTouchesDown = false
     var reoffersTouches = false
+    /// A fresh attempt after such a cancel: failing on a landing starts it over again.
+    var restartsOnLandingFailure = false
 
     var name: String { configuration.name }
     var isEnabled: Bool { configuration.isEnabled }
