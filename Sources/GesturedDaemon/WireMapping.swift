@@ -30,7 +30,7 @@ public enum WireMapping {
         if let v = e.scalarVelocity {
             if e.scale != nil { scaleVelocity = rounded(v) } else if e.rotation != nil { rotationVelocity = rounded(v) }
         }
-        return GestureEventMessage(
+        var message = GestureEventMessage(
             name: e.name,
             kind: e.kind.name,
             state: wireState(e.state),
@@ -53,6 +53,8 @@ public enum WireMapping {
             approximateUnits: !device.hasResolution,
             values: e.values
         )
+        addMotion(of: e, to: &message)
+        return message
     }
 
     public static func touchMessage(_ t: SinkTouchEvent, node: String) -> TouchEventMessage {

@@ -339,6 +339,26 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     /// device is grabbed (`Grab=yes`) and the gesture cancels or delays its touches, so the
     /// compositor did not see them (or saw them cancelled).
     public var touchesConsumed: Bool?
+    // What a shell animating 1:1 needs (issue 15); continuous gestures only, except the
+    // fractions. See gestured-ipc(7).
+    /// Translation change since this gesture's previous event, mm (`began`: since zero).
+    public var dxDeltaMM: Double?
+    public var dyDeltaMM: Double?
+    /// Translation as a fraction of the surface width and height.
+    public var dxFraction: Double?
+    public var dyFraction: Double?
+    /// Scale change since the previous event (pinch; `began`: since 1).
+    public var scaleDelta: Double?
+    /// Rotation change since the previous event, radians (rotation).
+    public var rotationDelta: Double?
+    /// On `ended` with a velocity: where the centroid comes to rest sliding on at the release
+    /// velocity with a uniform deceleration (mm), the translation then as a fraction of the
+    /// surface, and the seconds that takes.
+    public var restXMM: Double?
+    public var restYMM: Double?
+    public var restDxFraction: Double?
+    public var restDyFraction: Double?
+    public var flingS: Double?
 
     public init(
         name: String,
@@ -418,6 +438,17 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         case rotationVelocity = "rotation_velocity"
         case approximateUnits = "approximate_units"
         case touchesConsumed = "touches_consumed"
+        case dxDeltaMM = "dx_delta_mm"
+        case dyDeltaMM = "dy_delta_mm"
+        case dxFraction = "dx_fraction"
+        case dyFraction = "dy_fraction"
+        case scaleDelta = "scale_delta"
+        case rotationDelta = "rotation_delta"
+        case restXMM = "rest_x_mm"
+        case restYMM = "rest_y_mm"
+        case restDxFraction = "rest_dx_fraction"
+        case restDyFraction = "rest_dy_fraction"
+        case flingS = "fling_s"
     }
 }
 

@@ -137,6 +137,7 @@ extension GestureEngine {
         out.reserveCapacity(out.count + sinkOutput.count + actions.count)
         for event in sinkOutput { out.append(.touch(event)) }
         for event in actions { out.append(.gesture(event)) }
+        rearmRestartsFailedOnLanding()
         resetFinishedRecognizers()
         dropFinishedTouches()
     }
@@ -740,7 +741,7 @@ extension GestureEngine {
 
     mutating func recordAction(_ i: Int, _ state: GestureState) {
         let v = slots[i].currentValues(at: now)
-        let event = GestureEvent(
+        var event = GestureEvent(
             name: slots[i].configuration.name,
             kind: slots[i].gestureKind,
             state: state,
@@ -763,12 +764,44 @@ extension GestureEngine {
             scalarVelocity: v.scalarVelocity,
             values: v.values
         )
+        deriveMotion(of: &event, slot: i)
         if state == .changed, let k = slots[i].changedActionIndex {
             actions[k] = event
             return
         }
         if state == .changed { slots[i].changedActionIndex = actions.count }
         actions.append(event)
+    }
+
+    /// The values a shell needs besides the recognizer's (``GestureMotion``): a continuous
+    /// gesture's deltas since its previous event (a `changed` that replaces one of the same
+    /// step measures from the event before that one), its translation as a fraction of the
+    /// surface, and its fling on `ended`; a discrete one's translation fraction.
+    mutating func deriveMotion(of event: inout GestureEvent, slot i: Int) {
+        guard !slots[i].isDiscrete else {
+            if let t = event.translation {
+                event.translationFraction = GestureMotion.fraction(
+                    of: t,
+                    surfaceWidth: surfaceWidth,
+                    surfaceHeight: surfaceHeight
+                )
+            }
+            return
+        }
+        let reference: GestureMotion.Reference
+        switch event.state {
+        case .began:
+            reference = .start
+        case .changed where slots[i].changedActionIndex != nil:
+            reference = slots[i].motionBeforeChanged
+        case .changed:
+            reference = slots[i].motion
+            slots[i].motionBeforeChanged = reference
+        default:
+            reference = slots[i].motion
+        }
+        event.deriveMotion(from: reference, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+        slots[i].motion = event.motionReference
     }
 
     // MARK: - Settle loop (spec §5.5 step 4)
@@ -863,7 +896,7 @@ extension GestureEngine {
         for i in slots.indices {
             let isFinal = slots[i].state.isFinal
             guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
-            if isFinal, slots[i].isEnabled {
+            if isFinal, slots[i].isEnabled, !slots[i].restartsWithTouchesDown {
                 // Still waiting, and no touch lifted: nothing to look at, nothing to write.
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded && slots[i].timers.isEmpty { continue }
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i) {
@@ -880,6 +913,14 @@ extension GestureEngine {
             slots[i].settling = false
             slots[i].yields = false
             slots[i].movesDeferred = false
+            slots[i].fingersOutOfRangeSince = nil
+            if slots[i].restartsWithTouchesDown {
+                slots[i].restartsWithTouchesDown = false
+                slots[i].reoffersTouches = slots[i].isEnabled
+            } else {
+                slots[i].reoffersTouches = false
+                slots[i].restartsOnLandingFailure = false
+            }
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)

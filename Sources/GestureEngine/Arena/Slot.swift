@@ -58,6 +58,22 @@ struct Slot: Sendable {
     var sequence: UInt64 = 0
     /// Index in this step's action list of this slot's `changed`, to coalesce.
     var changedActionIndex: Int?
+    /// What the attempt's last event reported (the deltas of the next are measured from it),
+    /// and what the event before this step's `changed` reported (a `changed` replaced in the
+    /// same step measures from there).
+    var motion = GestureMotion.Reference.start
+    var motionBeforeChanged = GestureMotion.Reference.start
+    /// Since when the gesture in progress holds a finger count outside its range
+    /// (``GestureEngine/checkFingerRange()``); nil while within it.
+    var fingersOutOfRangeSince: Timestamp?
+    /// The most fingers this recognizer works with (kind and policy).
+    let maximumFingers: Int
+    /// Cancelled for its finger count: resets at once instead of waiting for the sequence to
+    /// end, then (``reoffersTouches``) takes the touches still down at the next step.
+    var restartsWithTouchesDown = false
+    var reoffersTouches = false
+    /// A fresh attempt after such a cancel: failing on a landing starts it over again.
+    var restartsOnLandingFailure = false
 
     var name: String { configuration.name }
     var isEnabled: Bool { configuration.isEnabled }
@@ -75,6 +91,7 @@ struct Slot: Sendable {
         self.gestureKind = configuration.kind.gestureKind
         self.minimumFingers = max(configuration.kind.minimumFingers, configuration.policy.minimumFingers)
         self.movesDecideFrom = recognizer.movesDecideFrom
+        self.maximumFingers = min(configuration.kind.maximumFingers, configuration.policy.maximumFingers)
         self.declarationIndex = declarationIndex
         self.area = area
     }

@@ -61,6 +61,19 @@ class Gesture(Message):
     values: Dict[str, float] = field(default_factory=dict)
     #: The session on the device's seat was locked (logind's LockedHint) at this event.
     locked: bool = False
+    # Following a gesture (gestured-ipc(7)): changes since this gesture's previous event,
+    # the translation as a fraction of the surface, and on ``ended`` the fling.
+    dx_delta_mm: Optional[float] = None
+    dy_delta_mm: Optional[float] = None
+    dx_fraction: Optional[float] = None
+    dy_fraction: Optional[float] = None
+    scale_delta: Optional[float] = None
+    rotation_delta: Optional[float] = None
+    rest_x_mm: Optional[float] = None
+    rest_y_mm: Optional[float] = None
+    rest_dx_fraction: Optional[float] = None
+    rest_dy_fraction: Optional[float] = None
+    fling_s: Optional[float] = None
 
     @property
     def is_final(self) -> bool:
