@@ -295,8 +295,11 @@ struct LockedSocketTests {
                         if case .status(let reply) = try client.request(.status) { result.status = reply }
                         if case .hello(let reply) = try client.request(.hello(HelloRequest(clientName: "root"))) { result.hello = reply }
                         _ = try client.request(.subscribe(SubscribeRequest()))
-                        // nobody (uid 65534) in a real second process; root's gesturectl run, dry.
+                        // gesturectl status, before the replay can start (it waits for 3 subscribers).
                         let bin = ActionsRunTests.binDirectory
+                        let status = try Self.start(bin + "/gesturectl", ["--socket", path, "status"], output: dir.appendingPathComponent("status"))
+                        status.waitUntilExit()
+                        // nobody (uid 65534) in a real second process; root's gesturectl run, dry.
                         let nobody = try Self.start(
                             "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin + "/gesturectl", "--socket", path, "listen", "--json"],
                             output: dir.appendingPathComponent("nobody"))
@@ -339,6 +342,8 @@ struct LockedSocketTests {
         #expect(nobody.map(\.name).allSatisfy { $0 == "osk" }, "nobody gets no gesture of a locked seat but the WhenLocked one: \(nobody.map(\.name))")
         #expect(nobody.first?.state == .began && nobody.last?.state == .ended, "and the whole of that one: \(nobody.map(\.state))")
         #expect(nobody.count == root.gestures.count { $0.name == "osk" })
+        let statusText = try String(contentsOf: dir.appendingPathComponent("status.out"), encoding: .utf8)
+        #expect(statusText.contains("logind: available") && statusText.contains("seat0: session 2 of alice (uid 1000), locked"), "\(statusText)")
         let wouldRun = try String(contentsOf: dir.appendingPathComponent("run.out"), encoding: .utf8)
         let runLog = try String(contentsOf: dir.appendingPathComponent("run.err"), encoding: .utf8)
         #expect(wouldRun.contains("would run action 'keyboard'"), "the WhenLocked action runs: \(wouldRun) \(runLog)")
