@@ -137,6 +137,31 @@ struct SessionTests {
         await t.stop()
     }
 
+    @Test("the system bus restarting: the last state holds, then the tracker reconnects and reads logind again")
+    func busRestarting() async throws {
+        let mock = try LogindMock()
+        defer { mock.close() }
+        try mock.send("start")
+        try mock.send("session 2 seat0 1000 alice")
+        try mock.send("lock 2")
+        let t = await Tracked(address: mock.address)
+        try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
+        try mock.send("restart-bus")
+        try await t.watcher.wait("bus lost") { $0.availability == .absent }
+        #expect(t.sessions.isLocked(seat: "seat0"), "losing the bus is not an unlock")
+        // The bus is back before logind is: still not an unlock.
+        try await t.watcher.wait("reconnected, logind not there yet") { _ in
+            t.messages(containing: "Reconnected to the system bus").count == 1
+        }
+        #expect(t.sessions.isLocked(seat: "seat0"))
+        try mock.send("start")
+        try mock.send("session 3 seat0 1001 bob")
+        try await t.watcher.wait("reconnected, bob active") { $0.availability == .available && $0.activeUser(seat: "seat0") == 1001 }
+        #expect(!t.sessions.isLocked(seat: "seat0"))
+        #expect(t.messages(containing: "logind is not available").isEmpty, "it was not absent from the start")
+        await t.stop()
+    }
+
     /// A pan's events on seat0, routed by the gate with the tracker's lock state.
     static func event(_ state: WireGestureState, id: String, name: String = "pan") -> GestureEventMessage {
         GestureEventMessage(
