@@ -93,6 +93,10 @@ public actor LogindTracker {
     private var generation = 0
     private var seen = false
     private var saidAbsent = false
+    private var stopped = false
+    /// Wait before the next attempt to reconnect a lost bus: 0.5 s, doubling to 30 s.
+    private var reconnectDelay: Int64 = 500_000
+    private var reconnectScheduled = false
 
     /// - Parameter address: the system bus (``SystemBus/address(environment:)``).
     public init(loop: EventLoop, sessions: SeatSessions, logger: Logger, address: String) {
@@ -105,14 +109,17 @@ public actor LogindTracker {
     /// Connects and starts following logind. Never fails: without a bus, every seat is
     /// unlocked.
     public func start() {
-        let bus: SystemBus
         do {
-            bus = try SystemBus(address: address, loop: loop) { [weak self] reason in
-                self?.assumeIsolated { $0.busClosed(reason) }
-            }
+            try connect()
         } catch {
+            // Not retried: a system without a bus at start (a container) has none later.
             absent("no system bus (\(error.errno))")
-            return
+        }
+    }
+
+    private func connect() throws(SystemError) {
+        let bus = try SystemBus(address: address, loop: loop) { [weak self] reason in
+            self?.assumeIsolated { $0.busClosed(reason) }
         }
         self.bus = bus
         let rules: [(String, @Sendable (isolated LogindTracker, BusMessage) -> Void)] = [
@@ -143,6 +150,7 @@ public actor LogindTracker {
 
     /// Closes the bus connection (shutdown).
     public func stop() {
+        stopped = true
         bus?.close()
         bus = nil
     }
@@ -192,6 +200,11 @@ public actor LogindTracker {
     }
 
     private func absent(_ reason: String) {
+        // Seen before (the bus came back before logind did): its last state stays.
+        if seen {
+            sessions.setAvailability(.absent)
+            return
+        }
         if !saidAbsent {
             saidAbsent = true
             logger.notice(
@@ -206,8 +219,32 @@ public actor LogindTracker {
         owner = nil
         generation += 1
         building = nil
-        logger.error("Lost the system bus; keeping the last known sessions", [("reason", reason), ("logind.sessions", summary())])
+        logger.error(
+            "Lost the system bus; keeping the last known sessions while reconnecting", [("reason", reason), ("logind.sessions", summary())])
         sessions.setAvailability(.absent)
+        scheduleReconnect()
+    }
+
+    /// A lost bus (its daemon restarted) is connected again, after a growing wait; then
+    /// logind is asked for afresh, as at start.
+    private func scheduleReconnect() {
+        guard !stopped, !reconnectScheduled else { return }
+        reconnectScheduled = true
+        let delay = reconnectDelay
+        reconnectDelay = min(reconnectDelay * 2, 30_000_000)
+        loop.run(afterMicroseconds: delay) { [weak self] in
+            self?.assumeIsolated { tracker in
+                tracker.reconnectScheduled = false
+                guard !tracker.stopped, tracker.bus == nil else { return }
+                do {
+                    try tracker.connect()
+                    tracker.reconnectDelay = 500_000
+                    tracker.logger.notice("Reconnected to the system bus", [("dbus.address", tracker.address)])
+                } catch {
+                    tracker.scheduleReconnect()
+                }
+            }
+        }
     }
 
     // MARK: Reading every seat and session

@@ -7,7 +7,10 @@ import Testing
 /// python-dbusmock's logind template on a private system bus (a real dbus-daemon), driven by
 /// `logind-mock.py` one command at a time; each command returns once its D-Bus calls have
 /// returned. Needs Debian's python3-dbusmock and dbus-daemon (scripts/setup-deps.sh).
-final class LogindMock {
+///
+/// `@unchecked Sendable`: a test may hand it to the task that drives the daemon; commands are
+/// sent one at a time, each waiting for its answer, and nothing uses it concurrently.
+final class LogindMock: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }

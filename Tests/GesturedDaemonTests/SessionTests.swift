@@ -137,6 +137,31 @@ struct SessionTests {
         await t.stop()
     }
 
+    @Test("the system bus restarting: the last state holds, then the tracker reconnects and reads logind again")
+    func busRestarting() async throws {
+        let mock = try LogindMock()
+        defer { mock.close() }
+        try mock.send("start")
+        try mock.send("session 2 seat0 1000 alice")
+        try mock.send("lock 2")
+        let t = await Tracked(address: mock.address)
+        try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
+        try mock.send("restart-bus")
+        try await t.watcher.wait("bus lost") { $0.availability == .absent }
+        #expect(t.sessions.isLocked(seat: "seat0"), "losing the bus is not an unlock")
+        // The bus is back before logind is: still not an unlock.
+        try await t.watcher.wait("reconnected, logind not there yet") { _ in
+            t.messages(containing: "Reconnected to the system bus").count == 1
+        }
+        #expect(t.sessions.isLocked(seat: "seat0"))
+        try mock.send("start")
+        try mock.send("session 3 seat0 1001 bob")
+        try await t.watcher.wait("reconnected, bob active") { $0.availability == .available && $0.activeUser(seat: "seat0") == 1001 }
+        #expect(!t.sessions.isLocked(seat: "seat0"))
+        #expect(t.messages(containing: "logind is not available").isEmpty, "it was not absent from the start")
+        await t.stop()
+    }
+
     /// A pan's events on seat0, routed by the gate with the tracker's lock state.
     static func event(_ state: WireGestureState, id: String, name: String = "pan") -> GestureEventMessage {
         GestureEventMessage(
@@ -295,8 +320,11 @@ struct LockedSocketTests {
                         if case .status(let reply) = try client.request(.status) { result.status = reply }
                         if case .hello(let reply) = try client.request(.hello(HelloRequest(clientName: "root"))) { result.hello = reply }
                         _ = try client.request(.subscribe(SubscribeRequest()))
-                        // nobody (uid 65534) in a real second process; root's gesturectl run, dry.
+                        // gesturectl status, before the replay can start (it waits for 3 subscribers).
                         let bin = ActionsRunTests.binDirectory
+                        let status = try Self.start(bin + "/gesturectl", ["--socket", path, "status"], output: dir.appendingPathComponent("status"))
+                        status.waitUntilExit()
+                        // nobody (uid 65534) in a real second process; root's gesturectl run, dry.
                         let nobody = try Self.start(
                             "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin + "/gesturectl", "--socket", path, "listen", "--json"],
                             output: dir.appendingPathComponent("nobody"))
@@ -339,11 +367,120 @@ struct LockedSocketTests {
         #expect(nobody.map(\.name).allSatisfy { $0 == "osk" }, "nobody gets no gesture of a locked seat but the WhenLocked one: \(nobody.map(\.name))")
         #expect(nobody.first?.state == .began && nobody.last?.state == .ended, "and the whole of that one: \(nobody.map(\.state))")
         #expect(nobody.count == root.gestures.count { $0.name == "osk" })
+        let statusText = try String(contentsOf: dir.appendingPathComponent("status.out"), encoding: .utf8)
+        #expect(statusText.contains("logind: available") && statusText.contains("seat0: session 2 of alice (uid 1000), locked"), "\(statusText)")
         let wouldRun = try String(contentsOf: dir.appendingPathComponent("run.out"), encoding: .utf8)
         let runLog = try String(contentsOf: dir.appendingPathComponent("run.err"), encoding: .utf8)
         #expect(wouldRun.contains("would run action 'keyboard'"), "the WhenLocked action runs: \(wouldRun) \(runLog)")
         #expect(!wouldRun.contains("on-tap"), "the other action does not, while locked: \(wouldRun)")
         #expect(runLog.contains("not running action 'on-tap'") && runLog.contains("locked"), "and says why: \(runLog)")
+    }
+
+    /// A one-finger pan that moves, rests `rest` seconds without a move, and moves on.
+    static func pausedPan(_ s: GestureSynthesizer, rest: Double) -> GestureScript {
+        let a = PhysicalPoint(x: s.width * 0.3, y: s.height * 0.5)
+        let b = PhysicalPoint(x: s.width * 0.45, y: s.height * 0.5)
+        let c = PhysicalPoint(x: s.width * 0.6, y: s.height * 0.5)
+        return GestureScript(strokes: [
+            .init(keyframes: [.init(time: 0, position: a), .init(time: 0.3, position: b), .init(time: 0.3 + rest, position: b), .init(time: 0.6 + rest, position: c)])
+        ])
+    }
+
+    @Test("the daemon with a seat locked, then unlocked, in the middle of gestures: whole gestures for nobody, the rest for root")
+    func lockDuringGestureThroughTheDaemon() async throws {
+        let mock = try LogindMock()
+        defer { mock.close() }
+        try mock.send("start")
+        try mock.send("session 2 seat0 1000 alice")
+        let dir = BinaryTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        try "[Daemon]\nSocketMode=0666\n\n[Gesture pan]\nKind=pan\n".write(
+            to: dir.appendingPathComponent("gestured.conf"), atomically: true, encoding: .utf8)
+        // Each pan rests 4 s mid-way: the lock (then the unlock) is made and seen by the
+        // daemon during the rest, which the test waits for; the replay runs in real time.
+        let rest = 4.0
+        var synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
+        let events = synthesizer.events(for: Self.pausedPan(synthesizer, rest: rest).followed(by: Self.pausedPan(synthesizer, rest: rest), after: 0.5))
+        var options = DaemonOptions()
+        options.configPath = dir.appendingPathComponent("gestured.conf").path
+        options.socketPath = dir.appendingPathComponent("s.sock").path
+        options.socketGroup = ""
+        options.useUdev = false
+        options.exitAfterReplays = true
+        options.replayWaitClients = 2
+        options.environment = ["DBUS_SYSTEM_BUS_ADDRESS": mock.address]
+        options.replays = [
+            ReplayRequest(
+                node: "replay:0", recording: LoadedRecording(device: GestureSynthesizer.demoTouchscreen, events: events, warnings: []),
+                pacing: .realtime(speed: 1))
+        ]
+        let daemon = Daemon(options: options, logger: Logger(label: "test", level: .warning, sink: RecordingSink()))
+        let watcher = SeatWatcher(daemon.state.seatSessions)
+        let rootGestures = Holder<[GestureEventMessage]>()
+        let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+        let code = await daemon.run { path in
+            Task {
+                do {
+                    try await watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
+                    let (began, beganNext) = AsyncStream.makeStream(of: Int.self)
+                    DispatchQueue(label: "root").async {
+                        var gestures: [GestureEventMessage] = []
+                        do {
+                            let client = try IPCClient(path: path, clientName: "root")
+                            _ = try client.request(.subscribe(SubscribeRequest()))
+                            let nobody = try Self.start(
+                                "/usr/bin/setpriv",
+                                ["--reuid=65534", "--regid=65534", "--clear-groups", ActionsRunTests.binDirectory + "/gesturectl", "--socket", path, "listen", "--json"],
+                                output: dir.appendingPathComponent("nobody"))
+                            var begans = 0
+                            while let message = try client.nextMessage(timeoutMilliseconds: 60_000) {
+                                if case .gesture(let g) = message {
+                                    gestures.append(g)
+                                    if g.state == .began {
+                                        begans += 1
+                                        beganNext.yield(begans)
+                                    }
+                                }
+                                if case .shutdown = message { break }
+                            }
+                            nobody.waitUntilExit()
+                        } catch {
+                            Issue.record("root client failed: \(error)")
+                        }
+                        rootGestures.set(gestures)
+                        beganNext.finish()
+                    }
+                    for await count in began {
+                        // The first pan is resting: lock. The second is resting: unlock.
+                        try mock.send(count == 1 ? "lock 2" : "unlock 2")
+                        try await watcher.wait(count == 1 ? "locked" : "unlocked") { $0.isLocked(seat: "seat0") == (count == 1) }
+                    }
+                } catch {
+                    Issue.record(error)
+                    daemon.stop()
+                }
+                finish.yield()
+            }
+        }
+        for await _ in finished { break }
+        #expect(code == .success)
+        let root = rootGestures.get() ?? []
+        let nobody = try Self.gestures(inJSONLines: String(contentsOf: dir.appendingPathComponent("nobody.out"), encoding: .utf8))
+        let ids = Array(Set(root.map(\.gestureID))).sorted()
+        try #require(ids.count == 2, "two pans: \(root.map { "\($0.gestureID) \($0.state)" })")
+        let (first, second) = (root.filter { $0.gestureID == ids[0] }, root.filter { $0.gestureID == ids[1] })
+        // Root: both pans whole; the first locked from its resumption, the second unlocked then.
+        #expect(first.first?.state == .began && first.first?.locked == false && first.last?.state == .ended && first.last?.locked == true,
+            "the first pan resumed after the lock was seen: \(first.map { "\($0.state) \($0.locked ?? false)" })")
+        #expect(second.first?.state == .began && second.first?.locked == true && second.last?.state == .ended && second.last?.locked == false,
+            "the second pan resumed after the unlock was seen: \(second.map { "\($0.state) \($0.locked ?? false)" })")
+        // nobody: the first pan up to the lock, then its cancel; nothing of the second.
+        let seen = nobody.map { "\($0.gestureID == ids[0] ? "first" : "second") \($0.state.rawValue)" }
+        #expect(nobody.allSatisfy { $0.gestureID == ids[0] }, "nothing of the pan that began locked: \(seen)")
+        #expect(nobody.first?.state == .began && nobody.last?.state == .cancelled && nobody.last?.locked == true, "\(seen)")
+        #expect(nobody.dropLast().allSatisfy { $0.locked == false && $0.state != .cancelled }, "\(seen)")
+        #expect(nobody.count == first.count { $0.locked == false } + 1, "every unlocked event of the first pan, then the cancel")
     }
 
     struct Outcome: Sendable {

@@ -12,6 +12,8 @@ returned (so the signals they emit are on the bus):
     lock ID / unlock ID        set the session's LockedHint (PropertiesChanged)
     activate SEAT ID           make the session the seat's active one (PropertiesChanged)
     remove ID                  remove the session (SessionRemoved)
+    restart-bus                stop the bus daemon (the mock goes with it) and start a new one
+                               on the same address
     quit                       stop everything and exit (also on end of input)
 
 The mock emits what logind emits for these: PropertiesChanged through the template's own
@@ -21,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 
 import dbus
 from dbusmock import MOCK_IFACE, DBusTestCase
@@ -34,6 +37,29 @@ class Bus(DBusTestCase):
     pass
 
 
+CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path={path}</listen>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+'''
+
+
+def start_bus(config):
+    """A dbus-daemon in the foreground (so it can be waited for), and its address."""
+    daemon = subprocess.Popen(['dbus-daemon', '--nofork', '--print-address=1', '--config-file=' + config],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+    # Without the ",guid=…" it prints: a client given the address then accepts the bus that
+    # a restart puts on the same path (the guid changes).
+    return daemon, daemon.stdout.readline().strip().split(',guid=')[0]
+
+
 def session_path(sid):
     return dbus.ObjectPath(f'/org/freedesktop/login1/session/{sid}')
 
@@ -42,9 +68,14 @@ def main():
     # A test process may run this with signals blocked (a thread's mask is inherited through
     # posix_spawn); the bus and the mock must be able to take SIGTERM.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    Bus.start_system_bus()
+    directory = tempfile.mkdtemp(prefix='gestured-logind-mock-')
+    config = os.path.join(directory, 'system.conf')
+    with open(config, 'w') as f:
+        f.write(CONFIG.format(path=os.path.join(directory, 'bus')))
+    bus_daemon, address = start_bus(config)
+    os.environ['DBUS_SYSTEM_BUS_ADDRESS'] = address
     bus = Bus.get_dbus(system_bus=True)
-    print('address ' + os.environ['DBUS_SYSTEM_BUS_ADDRESS'], flush=True)
+    print('address ' + address, flush=True)
     process = None
     manager = None
     try:
@@ -77,6 +108,15 @@ def main():
                     sid = words[1]
                     manager.RemoveObject(session_path(sid), dbus_interface=MOCK_IFACE)
                     manager.EmitSignal(MANAGER, 'SessionRemoved', 'so', [sid, session_path(sid)], dbus_interface=MOCK_IFACE)
+                elif command == 'restart-bus':
+                    bus_daemon.terminate()
+                    bus_daemon.wait()
+                    if process is not None:
+                        process.wait()
+                        process = None
+                    bus_daemon, address = start_bus(config)
+                    assert address == os.environ['DBUS_SYSTEM_BUS_ADDRESS'], address
+                    bus = Bus.get_dbus(system_bus=True)
                 elif command == 'quit':
                     break
                 else:
@@ -88,7 +128,11 @@ def main():
         if process is not None:
             process.terminate()
             process.wait()
-        Bus.stop_dbus(Bus.system_bus_pid)
+        bus_daemon.terminate()
+        bus_daemon.wait()
+        for name in os.listdir(directory):
+            os.unlink(os.path.join(directory, name))
+        os.rmdir(directory)
 
 
 if __name__ == '__main__':

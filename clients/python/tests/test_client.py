@@ -60,6 +60,9 @@ def test_subscribe_with_filters_gets_only_matching_typed_events(demo_daemon):
     assert swipe.device_name == "gestured demo touchscreen" and ":" in swipe.gesture_id
     # Hot-plug events pass the kinds filter (it filters gestures); the device came and went.
     assert isinstance(events[0], gestured.DeviceAdded) and events[0].width_mm > 0
+    assert events[0].seat == "seat0"
+    # No logind for a replay-only daemon: every event says the seat was not locked.
+    assert all(g.locked is False for g in gestures)
     assert any(isinstance(e, gestured.DeviceRemoved) for e in events)
     assert isinstance(events[-1], gestured.Shutdown)
     assert gone.reason == events[-1].reason == "replay finished"
