@@ -36,6 +36,11 @@ public struct GestureEngine: Sendable {
     /// finished recognizers waiting for their sequence to end look again
     /// (``resetFinishedRecognizers()``); otherwise their answer cannot have changed.
     var sequenceMayHaveEnded = false
+    /// Some slot is outside its finger range (``checkFingerRange()``), or waits to take the
+    /// touches down after a finger-change cancel (``reofferTouchesAfterFingerChange()``):
+    /// while false, both skip their walk over the slots.
+    var watchesFingerRange = false
+    var reoffersTouches = false
 
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0

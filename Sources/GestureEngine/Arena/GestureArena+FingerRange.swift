@@ -14,6 +14,10 @@ extension GestureEngine {
     mutating func checkFingerRange() {
         let timeout = configuration.fingerChangeTimeout
         guard timeout.isFinite, timeout >= 0 else { return }
+        // Only a landing or a lift changes what a slot holds: a steady frame, with no slot
+        // outside its range, has nothing to look at.
+        guard watchesFingerRange || !frameBegan.isEmpty || !frameEnded.isEmpty || !frameCancelled.isEmpty else { return }
+        defer { watchesFingerRange = slots.contains { $0.fingersOutOfRangeSince != nil } }
         for i in slots.indices where !slots[i].isDiscrete {
             let fingers = slots[i].held.count
             guard slots[i].state.isActive, isOutsideFingerRange(i, fingers: fingers) else {
@@ -45,6 +49,8 @@ extension GestureEngine {
     /// two-finger scroll does on a third finger) resets and waits again: the finger count is
     /// still settling. Without touches down the sequence is over and so is the waiting.
     mutating func reofferTouchesAfterFingerChange() {
+        guard reoffersTouches else { return }
+        defer { reoffersTouches = slots.contains { $0.reoffersTouches } }
         for i in slots.indices where slots[i].reoffersTouches {
             guard slots[i].isEnabled, slots[i].state == .possible, slots[i].pending == .none else { continue }
             var touches: [Touch] = []
@@ -87,7 +93,7 @@ extension GestureEngine {
     /// When the earliest gesture outside its finger range is cancelled, if it stays outside.
     var fingerRangeDeadline: Timestamp? {
         let timeout = configuration.fingerChangeTimeout
-        guard timeout.isFinite, timeout >= 0 else { return nil }
+        guard watchesFingerRange, timeout.isFinite, timeout >= 0 else { return nil }
         var earliest: Timestamp?
         for i in slots.indices {
             guard let since = slots[i].fingersOutOfRangeSince else { continue }

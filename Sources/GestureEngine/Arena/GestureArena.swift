@@ -917,6 +917,7 @@ extension GestureEngine {
             if slots[i].restartsWithTouchesDown {
                 slots[i].restartsWithTouchesDown = false
                 slots[i].reoffersTouches = slots[i].isEnabled
+                if slots[i].isEnabled { reoffersTouches = true }
             } else {
                 slots[i].reoffersTouches = false
                 slots[i].restartsOnLandingFailure = false
