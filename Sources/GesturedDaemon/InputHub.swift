@@ -104,7 +104,7 @@ public actor InputHub {
                 || udevProperties["ID_INPUT_TOUCHSCREEN"] == "1" || udevProperties["ID_INPUT_TOUCHPAD"] == "1"
             logger.log(
                 claimsTouch ? .warning : .debug, claimsTouch ? "Touch device cannot be used, ignoring" : "Not a touch device, ignoring",
-                [("device.node", node), ("device.name", description.name), ("reason", why.description)])
+                [("device.node", node), ("device.name", description.name), ("reason", why.reasons.joined(separator: ", "))])
             return
         }
         guard let setup = configurator(description, kind, udevProperties) else {
