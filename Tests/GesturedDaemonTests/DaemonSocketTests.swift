@@ -180,13 +180,24 @@ struct DaemonSocketTests {
         #expect(code == .success)
         let fast = fastResult.withLock { $0 }
         let slow = slowResult.withLock { $0 }
+        // Nothing here depends on how promptly the reading client is scheduled (on a loaded
+        // machine its `changed` events are coalesced too): only the late reader's bound is
+        // certain. The pan has one `changed` a frame; the late reader can hold no more than
+        // the kernel's socket buffer and the 4-line soft limit of them.
+        let frameTimes = Set(Self.longPan.events.filter { $0.usage == .synReport }.map(\.time.microseconds))
         #expect(fast.first?.state == .began)
         #expect(fast.last?.state == .ended, "the reading client got the whole gesture")
-        #expect(fast.count > 500)
-        #expect(slow.count < fast.count, "the late reader's changed events were coalesced")
+        #expect(slow.count < frameTimes.count / 2, "the late reader's changed events were coalesced: \(slow.count) of \(frameTimes.count) frames")
         #expect(slow.first?.state == .began)
         #expect(slow.last == fast.last, "the late reader still gets the final ended, with the final values")
-        #expect(slow.allSatisfy { fast.contains($0) }, "coalescing keeps real events, it invents none")
+        // coalescing keeps real events, it invents none: each is a frame's, and the same event
+        // as the reading client's at that frame when that one got it too
+        #expect(slow.allSatisfy { frameTimes.contains($0.timeUS) } && fast.allSatisfy { frameTimes.contains($0.timeUS) })
+        #expect(slow.allSatisfy { event in
+            let same = fast.filter { $0.timeUS == event.timeUS }
+            return same.isEmpty || same.contains(event)
+        })
+        #expect(zip(slow, slow.dropFirst()).allSatisfy { $0.timeUS <= $1.timeUS } && zip(fast, fast.dropFirst()).allSatisfy { $0.timeUS <= $1.timeUS })
     }
 
     // No clock decides this test, only the order of the data: the replay runs as fast as
