@@ -108,7 +108,14 @@ public actor InputHub {
         case .success(let classification): kind = classification.kind
         case .failure(let why):
             ignored[node] = why.description
-            logger.debug("Not a touch device, ignoring", [("device.node", node), ("device.name", description.name), ("reason", why.description)])
+            // A device that claims touch (multitouch axes, or udev says touchscreen/touchpad)
+            // but cannot be used — empty axis ranges, say — is something the user must hear
+            // of; keyboards and mice are refused quietly.
+            let claimsTouch = description.axis(.absMTPositionX) != nil
+                || udevProperties["ID_INPUT_TOUCHSCREEN"] == "1" || udevProperties["ID_INPUT_TOUCHPAD"] == "1"
+            logger.log(
+                claimsTouch ? .warning : .debug, claimsTouch ? "Touch device cannot be used, ignoring" : "Not a touch device, ignoring",
+                [("device.node", node), ("device.name", description.name), ("reason", why.reasons.joined(separator: ", "))])
             return
         }
         guard let setup = configurator(description, kind, udevProperties) else {
@@ -198,6 +205,7 @@ public actor InputHub {
         }
         switch outcome {
         case .events(let events):
+            if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
             session.outputs.removeAll(keepingCapacity: true)
             if let relay = session.relay {
                 if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
@@ -346,6 +354,20 @@ public actor InputHub {
         }
     }
 
+    /// A `SYN_DROPPED` in what was read: the kernel's buffer for this reader overflowed (the
+    /// daemon was stopped or starved, or the device sent more in one frame than fits). The
+    /// assembler cancels the touches in flight and resynchronises; the user should know why.
+    func logLostEvents(_ session: DeviceSession) {
+        switch session.lostEventsLimiter.check(now: MonotonicClock.nowMicroseconds()) {
+        case .pass:
+            logger.warning("Events lost (SYN_DROPPED): touches in flight cancelled, device state resynchronised", [("device.node", session.node)])
+        case .passAndSuppressFurther:
+            logger.warning("Events lost (SYN_DROPPED): touches in flight cancelled, device state resynchronised; suppressing further messages for a while", [("device.node", session.node)])
+        case .suppress:
+            break
+        }
+    }
+
     private func updateStatus() {}
 }
 
@@ -368,6 +390,7 @@ final class DeviceSession {
     var grabRefused = false
     /// The uinput clone the compositor reads while the device is grabbed.
     var relay: CloneRelay?
+    var lostEventsLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
 
     init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {
         self.node = node
