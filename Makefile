@@ -91,6 +91,8 @@ install: man
 	$(INSTALL) -D -m 0644 udev-rules/70-gestured.rules "$(DESTDIR)$(UDEV_RULES_DIR)/70-gestured.rules"
 	$(INSTALL) -D -m 0644 config/gestured.conf "$(DESTDIR)$(DATADIR)/gestured.conf"
 	$(INSTALL) -D -m 0644 config/actions.conf "$(DESTDIR)$(DATADIR)/actions.conf"
+	$(INSTALL) -d -m 0755 "$(DESTDIR)$(DATADIR)/actions"
+	$(INSTALL) -m 0644 config/actions/*.conf "$(DESTDIR)$(DATADIR)/actions/"
 	$(INSTALL) -d -m 0755 "$(DESTDIR)$(DATADIR)/quirks"
 	$(INSTALL) -m 0644 config/quirks/*.quirks "$(DESTDIR)$(DATADIR)/quirks/"
 	$(INSTALL) -d -m 0755 "$(DESTDIR)$(SYSCONFDIR)/gestured/conf.d"
@@ -114,6 +116,8 @@ uninstall:
 	rm -f "$(DESTDIR)$(SYSUSERS_DIR)/gestured.conf" "$(DESTDIR)$(UDEV_RULES_DIR)/70-gestured.rules"
 	rm -f "$(DESTDIR)$(DATADIR)/gestured.conf" "$(DESTDIR)$(DATADIR)/actions.conf"
 	rm -f $(patsubst config/quirks/%,"$(DESTDIR)$(DATADIR)/quirks/%",$(wildcard config/quirks/*.quirks))
+	rm -f $(patsubst config/actions/%,"$(DESTDIR)$(DATADIR)/actions/%",$(wildcard config/actions/*.conf))
+	rmdir "$(DESTDIR)$(DATADIR)/actions" 2>/dev/null || true
 	rmdir "$(DESTDIR)$(DATADIR)/quirks" 2>/dev/null || true
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 	for b in $(BINARIES); do \

@@ -88,6 +88,10 @@ usr/share/zsh/vendor-completions/_gesturectl"
       expected="$expected
 usr/share/gestured/quirks/$(basename "$quirks")"
     done
+    for actions in config/actions/*.conf; do
+      expected="$expected
+usr/share/gestured/actions/$(basename "$actions")"
+    done
     for page in docs/man/*.scd; do
       name=$(basename "$page" .scd)
       expected="$expected

@@ -36,6 +36,11 @@ public struct GestureEngine: Sendable {
     /// finished recognizers waiting for their sequence to end look again
     /// (``resetFinishedRecognizers()``); otherwise their answer cannot have changed.
     var sequenceMayHaveEnded = false
+    /// Some slot is outside its finger range (``checkFingerRange()``), or waits to take the
+    /// touches down after a finger-change cancel (``reofferTouchesAfterFingerChange()``):
+    /// while false, both skip their walk over the slots.
+    var watchesFingerRange = false
+    var reoffersTouches = false
 
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0
@@ -97,9 +102,11 @@ public struct GestureEngine: Sendable {
         beginStep(at: frame.timestamp)
         ingest(frame)
         handleButton(frame.isButtonPressed)
+        reofferTouchesAfterFingerChange()
         assignBeganTouches()
         deliverFrame()
         yieldToLanding()
+        checkFingerRange()
         failStrandedRecognizers()
         finishStep(into: &out)
     }
@@ -127,6 +134,7 @@ public struct GestureEngine: Sendable {
             }
             beginStep(at: deadline)
             fireTimers(at: deadline)
+            checkFingerRange()
             failStrandedRecognizers()
             finishStep(into: &out)
         }
@@ -181,6 +189,7 @@ public struct GestureEngine: Sendable {
             if newConfiguration.sloppiness == configuration.sloppiness,
                 newConfiguration.settlingWindow == configuration.settlingWindow,
                 newConfiguration.continuousSettling == configuration.continuousSettling,
+                newConfiguration.fingerChangeTimeout == configuration.fingerChangeTimeout,
                 newConfiguration.recognizers.contains(where: { $0 == slots[i].configuration })
             {
                 kept[slots[i].name] = i
@@ -217,6 +226,7 @@ public struct GestureEngine: Sendable {
     /// The earliest pending timer, for the daemon's single timer.
     public var nextDeadline: Timestamp? {
         var earliest = landingDeadline
+        if let end = fingerRangeDeadline, earliest.map({ end < $0 }) ?? true { earliest = end }
         for i in slots.indices {
             for timer in slots[i].timers where earliest.map({ timer.deadline < $0 }) ?? true {
                 earliest = timer.deadline

@@ -253,6 +253,9 @@ private struct ConfigParser {
             default:
                 let name = section.name ?? ""
                 if let gesture = buildGesture(name: name, section: section) {
+                    if let entry = section.entries["WhenLocked"], (try? ValueParsing.boolean(entry.value)) == true {
+                        configuration.gesturesWhenLocked.insert(name)
+                    }
                     configuration.gestures.append(gesture)
                     gestureEntries[name] = section.entries
                     gestureLocations[name] = section.location

@@ -8,7 +8,7 @@ extension Configuration {
     public func rendered() -> String {
         var sections = [ConfigRenderer.render(daemon), ConfigRenderer.render(touchFilter)]
         sections += deviceRules.map(ConfigRenderer.render)
-        sections += gestures.map(ConfigRenderer.render)
+        sections += gestures.map { ConfigRenderer.render($0, whenLocked: gesturesWhenLocked.contains($0.name)) }
         return sections.joined(separator: "\n")
     }
 
@@ -58,6 +58,7 @@ enum ConfigRenderer {
         let mode = String(daemon.socketMode, radix: 8)
         lines.append("SocketMode=\(String(repeating: "0", count: max(0, 4 - mode.count)))\(mode)")
         lines.append("AllowRawTouchesForGroup=\(daemon.allowRawTouchesForGroup ?? "")")
+        lines.append("AllowInputForActiveSession=\(daemon.allowInputForActiveSession ? "yes" : "no")")
         lines.append("MaxClients=\(daemon.maxClients)")
         lines.append("ClientQueueSoft=\(daemon.clientQueueSoft)")
         lines.append("ClientQueueHard=\(daemon.clientQueueHard)")
@@ -80,8 +81,15 @@ enum ConfigRenderer {
         if let v = rule.heightMM { lines.append("HeightMM=\(number(v))") }
         if let v = rule.gestures { lines.append("Gestures=\(v.joined(separator: ","))") }
         if let v = rule.disabled { lines.append("Disable=\(yesNo(v))") }
+        if let v = rule.grab { lines.append("Grab=\(yesNo(v))") }
         if let c = rule.calibration { lines.append("Calibration=\([c.a, c.b, c.c, c.d, c.e, c.f].map(number).joined(separator: " "))") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ g: RecognizerConfiguration, whenLocked: Bool) -> String {
+        var text = render(g)
+        if whenLocked, text.hasSuffix("\n") { text += "WhenLocked=yes\n" }
+        return text
     }
 
     static func render(_ g: RecognizerConfiguration) -> String {

@@ -11,6 +11,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// Members of this group may subscribe to raw touches; nil = nobody (the default),
     /// because raw coordinates can reveal what is typed on an on-screen keyboard.
     public var allowRawTouchesForGroup: String? = nil
+    /// `send_keys` and `click` are carried out for root and for the active session's user on
+    /// the seat of the gesture's device; off (the default): refused for everyone.
+    public var allowInputForActiveSession = false
     /// Connections beyond this count are refused.
     public var maxClients = 512
     /// Queued messages per client above which consecutive `changed` events are coalesced.
@@ -74,6 +77,9 @@ public struct DeviceRule: Hashable, Sendable {
     public var disabled: Bool?
     /// `Calibration=a b c d e f`: affine calibration of positions (libinput's matrix).
     public var calibration: Calibration?
+    /// `Grab=yes`: take the device (`EVIOCGRAB`) and hand the compositor a uinput clone
+    /// that gets only the touches no gesture claims (touchscreens only).
+    public var grab: Bool?
 
     public init(name: String) {
         self.name = name
@@ -94,6 +100,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var gestures: [String]?
     /// From `Calibration=`, else the device's udev `LIBINPUT_CALIBRATION_MATRIX`; nil = none.
     public var calibration: Calibration?
+    /// From `Grab=`: the daemon grabs the device and feeds a clone (default off).
+    public var grab = false
 
     public init() {}
 }
@@ -138,6 +146,10 @@ public struct Configuration: Hashable, Sendable {
     public var deviceRules: [DeviceRule] = []
     /// `[Gesture]` sections in declaration order (the engine's tie-break order).
     public var gestures: [RecognizerConfiguration] = []
+    /// Names of the `[Gesture]` sections with `WhenLocked=yes`: their events reach every
+    /// client while the seat's session is locked (others reach root clients only). A daemon
+    /// policy, not the engine's, so it is kept beside the recognizers.
+    public var gesturesWhenLocked: Set<String> = []
 
     public init() {}
 
@@ -163,6 +175,7 @@ public struct Configuration: Hashable, Sendable {
             if let v = rule.gestures { settings.gestures = v }
             if let v = rule.disabled { settings.isDisabled = v }
             if let v = rule.calibration { settings.calibration = v }
+            if let v = rule.grab { settings.grab = v }
         }
         // The matrix a user already set up for libinput (udev hwdb or rule) applies here
         // too, unless gestured.conf says otherwise; a malformed one is ignored, as libinput

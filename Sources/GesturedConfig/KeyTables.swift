@@ -75,6 +75,8 @@ let gestureKeys: [GestureKey] = [
     GestureKey("Region") { c, v throws(ValueError) in c.region = try ValueParsing.region(v) },
     GestureKey("Priority") { c, v throws(ValueError) in c.priority = try ValueParsing.integer(v, in: -1000...1000) },
     GestureKey("Enabled") { c, v throws(ValueError) in c.isEnabled = try ValueParsing.boolean(v) },
+    // Read by the parser into `Configuration.gesturesWhenLocked` (not a recognizer setting).
+    GestureKey("WhenLocked") { _, v throws(ValueError) in _ = try ValueParsing.boolean(v) },
     GestureKey("DeviceKinds") { c, v throws(ValueError) in c.policy.deviceKinds = try ValueParsing.deviceKinds(v) },
     GestureKey("Tools") { c, v throws(ValueError) in
         let tools = try ValueParsing.tools(v)
@@ -329,6 +331,7 @@ let daemonKeys: [KeySpec<DaemonSettings>] = [
     },
     KeySpec("SocketMode") { d, v throws(ValueError) in d.socketMode = try ValueParsing.mode(v) },
     KeySpec("AllowRawTouchesForGroup") { d, v throws(ValueError) in d.allowRawTouchesForGroup = v.isEmpty ? nil : v },
+    KeySpec("AllowInputForActiveSession") { d, v throws(ValueError) in d.allowInputForActiveSession = try ValueParsing.boolean(v) },
     KeySpec("MaxClients") { d, v throws(ValueError) in d.maxClients = try ValueParsing.integer(v, in: 1...65_536) },
     KeySpec("ClientQueueSoft") { d, v throws(ValueError) in
         d.clientQueueSoft = try ValueParsing.integer(v, in: 1...1_048_576)
@@ -368,6 +371,15 @@ let deviceKeys: [KeySpec<DeviceRule>] = [
     KeySpec("HeightMM") { r, v throws(ValueError) in r.heightMM = try sizeValue(v) },
     KeySpec("Gestures") { r, v throws(ValueError) in r.gestures = ValueParsing.list(v) },
     KeySpec("Disable") { r, v throws(ValueError) in r.disabled = try ValueParsing.boolean(v) },
+    KeySpec("Grab") { r, v throws(ValueError) in
+        let grab = try ValueParsing.boolean(v)
+        if grab, r.match.kind == .touchpad {
+            throw ValueError(
+                "Grab=yes is for touchscreens only; touchpads cannot be grabbed yet",
+                hint: "remove Grab= from this touchpad rule (libinput must keep reading a touchpad)")
+        }
+        r.grab = grab
+    },
     KeySpec("Calibration") { r, v throws(ValueError) in
         let parts = v.split(whereSeparator: { $0 == " " || $0 == "\t" })
         let numbers = parts.compactMap { Double($0) }

@@ -12,6 +12,8 @@ public struct DeviceSetup: Sendable {
     public var filterSettings = TouchFilterSettings()
     /// The quirks that matched the device.
     public var quirks = DeviceQuirks()
+    /// `Grab=yes`: take the device and feed a uinput clone (``CloneRelay``).
+    public var grab = false
 
     public init(
         configuration: EngineConfiguration, device: DeviceDescription, filterSettings: TouchFilterSettings = TouchFilterSettings(),
@@ -45,6 +47,7 @@ public struct LoadedConfiguration: Sendable {
         settings.outboxSoftLimit = configuration.daemon.clientQueueSoft
         settings.outboxHardLimit = max(configuration.daemon.clientQueueHard, configuration.daemon.clientQueueSoft)
         settings.rawTouchGroup = configuration.daemon.allowRawTouchesForGroup.flatMap { groupID(named: $0) }
+        settings.allowInput = configuration.daemon.allowInputForActiveSession
         settings.daemonVersion = GesturedCommand.version
         return settings
     }
@@ -61,8 +64,10 @@ public struct LoadedConfiguration: Sendable {
             let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
             let quirks = database.quirks(for: adjusted, udevProperties: udevProperties)
-            return DeviceSetup(
+            var setup = DeviceSetup(
                 configuration: engine, device: adjusted, filterSettings: configuration.touchFilter.applying(quirks), quirks: quirks)
+            setup.grab = settings.grab
+            return setup
         }
     }
 }

@@ -24,6 +24,11 @@ public struct DaemonOptions: Sendable {
     public var exitAfterReplays = false
     /// Start the replays only once this many clients have subscribed.
     public var replayWaitClients = 0
+    /// Follow logind on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` of ``environment``, else
+    /// the standard socket) for the seats' lock state. nil: when udev is followed (a daemon
+    /// of real devices) or the environment names a system bus; a replay-only daemon (demo,
+    /// tests) then stays off the machine's real bus.
+    public var followLogind: Bool?
 
     public init() {}
 }
@@ -120,6 +125,18 @@ public final class Daemon: Sendable {
         self.server.set(server)
         let hub = InputHub(loop: loop, publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
         self.hub.set(hub)
+        await hub.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
+        // logind's seats and lock state: one more descriptor on the same loop.
+        var tracker: LogindTracker?
+        if options.followLogind ?? (options.useUdev || options.environment["DBUS_SYSTEM_BUS_ADDRESS"] != nil) {
+            let logind = LogindTracker(
+                loop: loop, sessions: state.seatSessions, logger: logger.with([("domain", "logind")]),
+                address: SystemBus.address(environment: options.environment))
+            await logind.start()
+            tracker = logind
+        } else {
+            state.seatSessions.replace([], availability: .absent)
+        }
 
         // Signals are handled before the first client is served (a client may answer a
         // reply with SIGTERM; a SIG_IGN inherited from the parent must not swallow it), and
@@ -182,6 +199,7 @@ public final class Daemon: Sendable {
         notifier.notify("STOPPING=1")
         logger.notice("Stopping", [("reason", reason)])
         await hub.shutdown()
+        await tracker?.stop()
         await server.flushPublished()
         await server.shutdown(reason: reason)
         return .success
@@ -209,6 +227,7 @@ public final class Daemon: Sendable {
             state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
             await server.get()?.update(settings: loaded.ipcSettings)
             await hub.get()?.reconfigure(loaded.configurator)
+            await hub.get()?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
             logger.notice("Configuration reloaded", [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)")])
             return nil
         }

@@ -12,6 +12,8 @@ public final class DaemonState: Sendable {
     }
 
     private let storage = Mutex(Snapshot())
+    /// Each seat's active session and lock state (kept by ``LogindTracker``).
+    public let seatSessions = SeatSessions()
     /// Daemon start, µs on CLOCK_MONOTONIC.
     public let startedAtMicroseconds: Int64
 
@@ -35,6 +37,8 @@ public final class DaemonState: Sendable {
     public var gesturesEmitted: Int64 { storage.withLock { $0.gesturesEmitted } }
     public var configPath: String? { storage.withLock { $0.configPath } }
     public var gestureCount: Int { storage.withLock { $0.gestureCount } }
+    /// The seat of an open device (`ID_SEAT`, else "seat0"); nil when no such device is open.
+    public func seat(ofDevice node: String) -> String? { storage.withLock { $0.devices[node]?.seat } }
 }
 
 /// What the input side publishes to clients, in order.
@@ -43,6 +47,16 @@ public enum PublishedEvent: Sendable, Equatable {
     case touch(TouchEventMessage)
     case deviceAdded(DeviceInfo)
     case deviceRemoved(DeviceRemovedEvent)
+    /// A gesture event for part of the clients only: its seat is locked (``LockGate``).
+    case restrictedGesture(GestureEventMessage, GestureAudience)
+}
+
+/// Who receives a ``PublishedEvent/restrictedGesture(_:_:)``.
+public enum GestureAudience: Sendable, Equatable {
+    /// Clients whose peer uid (SO_PEERCRED) is 0.
+    case root
+    /// Every other client.
+    case others
 }
 
 /// Receives published events. `publish` must not block the caller (the input loop).

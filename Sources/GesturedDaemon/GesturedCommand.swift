@@ -215,7 +215,8 @@ final class PrintingPublisher: EventPublisher {
             for event in events {
                 let message: DaemonMessage
                 switch event {
-                case .gesture(let g): message = .gesture(g)
+                case .gesture(let g), .restrictedGesture(let g, .root): message = .gesture(g)
+                case .restrictedGesture(_, .others): continue
                 case .touch(let t):
                     guard includeTouches else { continue }
                     message = .touch(t)

@@ -9,6 +9,8 @@ public struct IPCSettings: Sendable {
     public var outboxHardLimit = 2048
     /// Group whose members (and root) may subscribe to raw touches; nil = nobody but root.
     public var rawTouchGroup: UInt32?
+    /// `AllowInputForActiveSession=`: `send_keys` and `click` may be carried out.
+    public var allowInput = false
     public var daemonVersion = "0.1.0"
 
     public init() {}
@@ -25,11 +27,11 @@ public actor IPCServer: EventPublisher {
 
     private let listener: UnixListener
     private var acceptWatch: FileWatch?
-    private var clients: [Int: ClientSession] = [:]
+    var clients: [Int: ClientSession] = [:]
     private var nextClientID = 1
-    private var settings: IPCSettings
-    private let logger: Logger
-    private let state: DaemonState
+    var settings: IPCSettings
+    let logger: Logger
+    let state: DaemonState
     private let encoder = MessageEncoder()
     private let decoder = MessageDecoder()
     private let reloadHandler: @Sendable () async -> String?
@@ -38,18 +40,36 @@ public actor IPCServer: EventPublisher {
     /// Clients subscribed to raw touches (``wantsTouches``). Loop-confined like everything
     /// here: the input hub asks from the same loop thread, so no atomic is needed.
     private var touchSubscribers = 0
+    /// Who sits at each seat (logind), for the input policy.
+    let sessions: any SeatSessionLookup
+    /// The virtual keyboard and pointer; nil until the first input request when not given.
+    var inputSink: (any VirtualInputSink)?
+    /// How the injector waits between transitions; nil: the loop's timers.
+    let inputScheduler: InputScheduler?
+    /// Plays `send_keys` and `click`; made on the first one.
+    var injector: InputInjector?
 
     /// - Parameters:
     ///   - loop: the event loop the server runs on (the daemon shares one with the input hub).
     ///   - reloadHandler: reloads the configuration; returns nil on success or the error text.
+    ///   - sessions: who sits at each seat (input policy); the daemon state's logind model
+    ///     (``DaemonState/seatSessions``) by default.
+    ///   - inputSink: where `send_keys` and `click` go; the daemon's uinput devices by default.
+    ///   - inputScheduler: the injector's timer; the loop's by default (tests pass a manual one).
     public init(
         loop: EventLoop,
         listener: UnixListener,
         settings: IPCSettings,
         state: DaemonState,
         logger: Logger,
-        reloadHandler: @escaping @Sendable () async -> String?
+        reloadHandler: @escaping @Sendable () async -> String?,
+        sessions: (any SeatSessionLookup)? = nil,
+        inputSink: (any VirtualInputSink)? = nil,
+        inputScheduler: InputScheduler? = nil
     ) {
+        self.sessions = sessions ?? state.seatSessions
+        self.inputSink = inputSink
+        self.inputScheduler = inputScheduler
         self.loop = loop
         self.listener = listener
         self.settings = settings
@@ -109,7 +129,7 @@ public actor IPCServer: EventPublisher {
             let message: DaemonMessage
             var coalesceKey: String?
             switch event {
-            case .gesture(let g):
+            case .gesture(let g), .restrictedGesture(let g, _):
                 message = .gesture(g)
                 if g.state == .changed { coalesceKey = g.gestureID }
             case .touch(let t): message = .touch(t)
@@ -288,7 +308,14 @@ public actor IPCServer: EventPublisher {
             }
             var capabilities = [Capability.gestures, Capability.hotplug, Capability.reload]
             if mayReceiveRawTouches(client) { capabilities.append(Capability.rawTouches) }
-            send(.hello(HelloReply(id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted())), to: id)
+            if mayInject(client) { capabilities.append(Capability.input) }
+            let seats = seatStatus()
+            send(
+                .hello(
+                    HelloReply(
+                        id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted(), logind: seats.logind,
+                        seats: seats.seats)),
+                to: id)
             logger.info("Client said hello", [("client.id", "\(id)"), ("client.name", hello.clientName)])
         case .subscribe(let subscription):
             if subscription.wantsRawTouches && !mayReceiveRawTouches(client) {
@@ -306,6 +333,7 @@ public actor IPCServer: EventPublisher {
         case .listDevices:
             send(.devices(DevicesReply(id: requestID, devices: state.devices)), to: id)
         case .status:
+            let seats = seatStatus()
             let reply = StatusReply(
                 id: requestID,
                 daemonVersion: settings.daemonVersion,
@@ -314,7 +342,9 @@ public actor IPCServer: EventPublisher {
                 devices: state.devices.count,
                 gesturesEmitted: state.gesturesEmitted,
                 configPath: state.configPath,
-                gestures: state.gestureCount
+                gestures: state.gestureCount,
+                logind: seats.logind,
+                seats: seats.seats
             )
             send(.status(reply), to: id)
         case .reload:
@@ -329,7 +359,24 @@ public actor IPCServer: EventPublisher {
             }
         case .ping:
             send(.ok(OkReply(id: requestID, request: "ping")), to: id)
+        case .sendKeys, .click:
+            handleInput(message.request, requestID: requestID, from: id)
         }
+    }
+
+    /// The seats for `status` and `hello`: every seat with an active session, and seat0 or
+    /// a device's seat without one (unlocked).
+    private func seatStatus() -> (logind: String, seats: [SeatStatus]) {
+        let sessions = state.seatSessions
+        var seats = sessions.activeSessions.map {
+            SeatStatus(seat: $0.seat, session: $0.sessionID, uid: $0.uid, user: $0.userName, locked: $0.locked)
+        }
+        let known = Set(seats.map(\.seat))
+        let deviceSeats = Set(state.devices.compactMap(\.seat)).union([SeatSessions.defaultSeat])
+        for seat in deviceSeats.subtracting(known) {
+            seats.append(SeatStatus(seat: seat, session: nil, uid: nil, user: nil, locked: false))
+        }
+        return (sessions.availability.rawValue, seats.sorted { $0.seat < $1.seat })
     }
 
     private func mayReceiveRawTouches(_ client: ClientSession) -> Bool {
@@ -339,7 +386,7 @@ public actor IPCServer: EventPublisher {
         return groupIDs(ofUser: cred.uid, primaryGroup: cred.gid).contains(group)
     }
 
-    private func send(_ message: DaemonMessage, to id: Int) {
+    func send(_ message: DaemonMessage, to id: Int) {
         guard let client = clients[id], let bytes = try? encoder.encode(message) else { return }
         // Replies are never dropped for being over the soft limit; a client that does not
         // read its replies eventually overflows like any other.
@@ -413,6 +460,7 @@ public actor IPCServer: EventPublisher {
         client.watch = nil
         client.connection.close()
         countTouchSubscribers()
+        injector?.clientGone(id)
         if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
         logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }
@@ -484,11 +532,15 @@ final class ClientSession {
     var framer = LineFramer()
     var outbox: Outbox
     var subscription: SubscribeRequest?
+    /// Its allowance of `send_keys` and `click` requests.
+    var inputRate = InputRateLimit()
     /// The socket on the loop: readable while the client may send requests, writable too
     /// while its outbox waits for room.
     var watch: FileWatch?
     var isClosing = false
     var closeReason = ""
+    /// The peer's uid is 0 (SO_PEERCRED): it receives gestures of locked seats.
+    let isRoot: Bool
     /// Distinguishes this session from a later one that reuses the id (ids are not reused,
     /// but a stale timer must never close the wrong client).
     let generation = UInt64.random(in: 0...UInt64.max)
@@ -496,6 +548,7 @@ final class ClientSession {
     init(id: Int, connection: UnixConnection, outboxSoft: Int, outboxHard: Int) {
         self.id = id
         self.connection = connection
+        self.isRoot = connection.credentials?.uid == 0
         self.outbox = Outbox(softLimit: outboxSoft, hardLimit: outboxHard)
     }
 
@@ -503,6 +556,7 @@ final class ClientSession {
         guard let subscription, !isClosing else { return false }
         switch event {
         case .gesture(let g): return subscription.matches(g)
+        case .restrictedGesture(let g, let audience): return (audience == .root) == isRoot && subscription.matches(g)
         case .touch(let t): return subscription.wantsRawTouches && subscription.matchesDevice(node: t.device, name: "")
         case .deviceAdded(let d): return subscription.matchesDevice(node: d.device, name: d.name)
         case .deviceRemoved(let d): return subscription.matchesDevice(node: d.device, name: d.name)

@@ -15,6 +15,8 @@ public enum ReplayPacing: Sendable, Equatable {
 /// STYLE.md B13 tier 6): the same pipeline, publisher and clients as a live device.
 final class ReplaySession {
     let node: String
+    /// Replays play on the default seat.
+    let seat = SeatSessions.defaultSeat
     var pipeline: GesturePipeline
     let events: [RawEvent]
     var index = 0
@@ -73,7 +75,8 @@ extension InputHub {
             completion: completion
         )
         replays[node] = session
-        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(
+            node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
         logger.notice("Replay started", [("device.node", node), ("device.name", device.name), ("events", "\(events.count)")])
@@ -94,7 +97,10 @@ extension InputHub {
         logReplayDecisions(session)
         guard !outputs.isEmpty else { return }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        publisher.publish(WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches))
+        let seat = session.seat
+        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
+        publisher.publish(events)
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the

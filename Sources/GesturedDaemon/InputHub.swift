@@ -32,6 +32,8 @@ public actor InputHub {
     var replays: [String: ReplaySession] = [:]
     /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
     private var ignored: [String: String] = [:]
+    /// Who receives gesture events while a seat is locked.
+    var lockGate = LockGate()
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).
@@ -44,6 +46,7 @@ public actor InputHub {
     }
 
     public var deviceNodes: [String] { sessions.keys.sorted() }
+    var deviceSessions: Dictionary<String, DeviceSession>.Values { sessions.values }
 
     // MARK: Hot-plug
 
@@ -96,13 +99,28 @@ public actor InputHub {
             logger.warning("Failed to open input device, ignoring", [("device.node", node), ("error", error.userFacingDescription)])
             return
         }
+        // A clone of a grabbed device (ours, or another gestured's) is never read: its
+        // touches are the ones gestures left to applications.
+        if device.isGesturedClone || udevProperties["GESTURED_CLONE"] == "1" || isOwnClone(node) {
+            device.close()
+            ignored[node] = "a gestured clone"
+            logger.debug("A gestured clone, ignoring", [("device.node", node)])
+            return
+        }
         let description = device.description
         let kind: DeviceKind
         switch DeviceClassifier.classify(description) {
         case .success(let classification): kind = classification.kind
         case .failure(let why):
             ignored[node] = why.description
-            logger.debug("Not a touch device, ignoring", [("device.node", node), ("device.name", description.name), ("reason", why.description)])
+            // A device that claims touch (multitouch axes, or udev says touchscreen/touchpad)
+            // but cannot be used — empty axis ranges, say — is something the user must hear
+            // of; keyboards and mice are refused quietly.
+            let claimsTouch = description.axis(.absMTPositionX) != nil
+                || udevProperties["ID_INPUT_TOUCHSCREEN"] == "1" || udevProperties["ID_INPUT_TOUCHPAD"] == "1"
+            logger.log(
+                claimsTouch ? .warning : .debug, claimsTouch ? "Touch device cannot be used, ignoring" : "Not a touch device, ignoring",
+                [("device.node", node), ("device.name", description.name), ("reason", why.reasons.joined(separator: ", "))])
             return
         }
         guard let setup = configurator(description, kind, udevProperties) else {
@@ -135,17 +153,23 @@ public actor InputHub {
         if sessionsByDescriptor.count <= descriptor { sessionsByDescriptor += Array(repeating: nil, count: descriptor + 1 - sessionsByDescriptor.count) }
         sessionsByDescriptor[descriptor] = session
         ignored[node] = nil
-        let info = WireMapping.deviceInfo(node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name))
+        let info = WireMapping.deviceInfo(
+            node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
         publisher.publish([.deviceAdded(info)])
+        // Every slot's last values first (``SlotSeed``).
+        let openedAt = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        _ = session.pipeline.feed(SlotSeed.events(device.slotValueEvents(at: openedAt), at: openedAt))
         // Fingers already down (the daemon restarted, or the device was opened mid-touch)
         // begin now, where they are, instead of when they first move.
-        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        let initial = device.initialStateEvents(at: openedAt)
         if !initial.isEmpty {
             publish(session.pipeline.feed(initial), from: session)
             logger.info("Touches already down when the device was opened", [("device.node", node)])
             rearmTimer()
         }
+        session.wantsGrab = setup.grab
+        if setup.grab { updateGrab(session, announce: true) }
         logger.notice(
             "Device added",
             [("device.node", node), ("device.name", description.name), ("device.usage", kind.rawValue),
@@ -171,7 +195,9 @@ public actor InputHub {
         session.isOpen = false
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         let outputs = session.pipeline.cancelAll(at: now)
+        forwardToClone(outputs, from: session)
         publish(outputs, from: session)
+        endGrab(session, reason: reason)
         session.watch?.cancel()
         session.watch = nil
         session.device.close()
@@ -201,13 +227,22 @@ public actor InputHub {
         }
         switch outcome {
         case .events(let events):
+            if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
             session.outputs.removeAll(keepingCapacity: true)
-            session.pipeline.feed(events, into: &session.outputs)
+            if let relay = session.relay {
+                if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
+                noteCloneRead(session)
+            } else {
+                session.pipeline.feed(events, into: &session.outputs)
+            }
             publish(session.outputs, from: session)
             logDiagnostics(session)
             rearmTimer()
+            if session.wantsGrab != (session.relay != nil) { updateGrab(session) }
         case .removed(let events):
-            publish(session.pipeline.feed(events), from: session)
+            let outputs = session.pipeline.feed(events)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             removeDevice(node: node, reason: "device gone (ENODEV)")
         }
     }
@@ -250,7 +285,9 @@ public actor InputHub {
         // (readable may have closed a device: iterate a snapshot, skip the closed.)
         for session in orderedSessions {
             guard session.isOpen, let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
-            publish(session.pipeline.advance(to: now), from: session)
+            let outputs = session.pipeline.advance(to: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
             logDiagnostics(session)
         }
         rearmTimer()
@@ -270,13 +307,27 @@ public actor InputHub {
                 removeDevice(node: node, reason: "no longer matched by the configuration")
                 continue
             }
-            publish(session.pipeline.reconfigure(setup.configuration, at: now), from: session)
+            let outputs = session.pipeline.reconfigure(setup.configuration, at: now)
+            forwardToClone(outputs, from: session)
+            publish(outputs, from: session)
+            session.relay?.consumingGestures = CloneRelay.consumingGestures(setup.configuration)
+            session.wantsGrab = setup.grab
+            session.grabRefused = false
+            updateGrab(session, announce: true)
             state.setDevice(
-                WireMapping.deviceInfo(node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name))
+                WireMapping.deviceInfo(
+                    node: node, device: session.pipeline.device, kind: session.kind, gestures: setup.configuration.recognizers.map(\.name),
+                    seat: session.seat)
             )
         }
         rearmTimer()
         updateStatus()
+    }
+
+    /// The `[Gesture]` names marked `WhenLocked=yes`: their events reach every client while
+    /// the seat is locked.
+    public func setGesturesWhenLocked(_ names: Set<String>) {
+        lockGate.gesturesWhenLocked = names
     }
 
     /// Cancels every gesture in flight and closes all devices (graceful shutdown).
@@ -295,7 +346,10 @@ public actor InputHub {
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
         guard !outputs.isEmpty else { return }
-        let events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        let seat = session.seat
+        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
+        Self.markConsumed(&events, relay: session.relay)
+        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
         state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
         if !events.isEmpty { publisher.publish(events) }
     }
@@ -323,6 +377,20 @@ public actor InputHub {
         }
     }
 
+    /// A `SYN_DROPPED` in what was read: the kernel's buffer for this reader overflowed (the
+    /// daemon was stopped or starved, or the device sent more in one frame than fits). The
+    /// assembler cancels the touches in flight and resynchronises; the user should know why.
+    func logLostEvents(_ session: DeviceSession) {
+        switch session.lostEventsLimiter.check(now: MonotonicClock.nowMicroseconds()) {
+        case .pass:
+            logger.warning("Events lost (SYN_DROPPED): touches in flight cancelled, device state resynchronised", [("device.node", session.node)])
+        case .passAndSuppressFurther:
+            logger.warning("Events lost (SYN_DROPPED): touches in flight cancelled, device state resynchronised; suppressing further messages for a while", [("device.node", session.node)])
+        case .suppress:
+            break
+        }
+    }
+
     private func updateStatus() {}
 }
 
@@ -332,6 +400,8 @@ final class DeviceSession {
     let kind: DeviceKind
     let device: EvdevDevice
     let udevProperties: [String: String]
+    /// The logind seat (udev `ID_SEAT`, else "seat0").
+    let seat: String
     var pipeline: GesturePipeline
     var watch: FileWatch?
     /// Reused for every read, so a frame costs no output array.
@@ -339,12 +409,20 @@ final class DeviceSession {
     /// False once the device is closed (a handler already queued must not read it).
     var isOpen = true
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
+    /// `Grab=yes` applies (it takes effect when no finger is down).
+    var wantsGrab = false
+    /// The grab failed or does not apply to this device; not retried until a reload.
+    var grabRefused = false
+    /// The uinput clone the compositor reads while the device is grabbed.
+    var relay: CloneRelay?
+    var lostEventsLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
 
     init(node: String, kind: DeviceKind, device: EvdevDevice, udevProperties: [String: String], pipeline: GesturePipeline) {
         self.node = node
         self.kind = kind
         self.device = device
         self.udevProperties = udevProperties
+        self.seat = SeatSessions.seat(udevProperties: udevProperties)
         self.pipeline = pipeline
     }
 }

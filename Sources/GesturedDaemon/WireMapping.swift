@@ -30,7 +30,7 @@ public enum WireMapping {
         if let v = e.scalarVelocity {
             if e.scale != nil { scaleVelocity = rounded(v) } else if e.rotation != nil { rotationVelocity = rounded(v) }
         }
-        return GestureEventMessage(
+        var message = GestureEventMessage(
             name: e.name,
             kind: e.kind.name,
             state: wireState(e.state),
@@ -53,6 +53,8 @@ public enum WireMapping {
             approximateUnits: !device.hasResolution,
             values: e.values
         )
+        addMotion(of: e, to: &message)
+        return message
     }
 
     public static func touchMessage(_ t: SinkTouchEvent, node: String) -> TouchEventMessage {
@@ -86,7 +88,7 @@ public enum WireMapping {
     }
 
     /// Device facts for `list_devices` and `device_added`.
-    public static func deviceInfo(node: String, device: DeviceDescription, kind: DeviceKind, gestures: [String]) -> DeviceInfo {
+    public static func deviceInfo(node: String, device: DeviceDescription, kind: DeviceKind, gestures: [String], seat: String? = nil) -> DeviceInfo {
         DeviceInfo(
             device: node,
             name: device.name,
@@ -97,7 +99,8 @@ public enum WireMapping {
             heightMM: rounded(device.heightMillimeters, places: 1),
             slots: device.slotCount,
             approximateUnits: !device.hasResolution,
-            gestures: gestures
+            gestures: gestures,
+            seat: seat
         )
     }
 

@@ -17,6 +17,12 @@ public enum ClientRequest: Hashable, Sendable {
     case reload
     /// `{"type":"ping"}`: answered by `ok`; a liveness check.
     case ping
+    /// `{"type":"send_keys","keys":["super","Page_Up"],…}`: press a key combination on the
+    /// daemon's virtual keyboard; answered by `ok` once every key is released, or an error.
+    case sendKeys(SendKeysRequest)
+    /// `{"type":"click","button":"left",…}`: press and release a button of the daemon's
+    /// virtual pointer; answered by `ok` once it is released, or an error.
+    case click(ClickRequest)
 
     /// The wire `type` tag of this request.
     public var type: String {
@@ -28,11 +34,15 @@ public enum ClientRequest: Hashable, Sendable {
         case .status: "status"
         case .reload: "reload"
         case .ping: "ping"
+        case .sendKeys: "send_keys"
+        case .click: "click"
         }
     }
 
     /// Every request type this protocol version defines, in documentation order.
-    public static let allTypes = ["hello", "subscribe", "unsubscribe", "list_devices", "status", "reload", "ping"]
+    public static let allTypes = [
+        "hello", "subscribe", "unsubscribe", "list_devices", "status", "reload", "ping", "send_keys", "click",
+    ]
 }
 
 /// A request together with its optional correlation id.

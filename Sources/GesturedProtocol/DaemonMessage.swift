@@ -47,6 +47,9 @@ public enum Capability {
     public static let reload = "reload"
     /// Hot-plug events are sent.
     public static let hotplug = "hotplug"
+    /// `send_keys` and `click` would be carried out for this client now (the configuration
+    /// allows input and the client is root or the active session's user on seat0).
+    public static let input = "input"
 }
 
 /// Reply to `hello`.
@@ -60,19 +63,28 @@ public struct HelloReply: Codable, Hashable, Sendable {
     public var protocolMinor: Int
     /// What this client may use (``Capability`` names), sorted.
     public var capabilities: [String]
+    /// Whether logind is followed: "available", "absent" (no system bus or no logind: every
+    /// seat unlocked) or "unknown" (its first answers are on their way).
+    public var logind: String?
+    /// Each seat's active session and lock state, sorted by seat.
+    public var seats: [SeatStatus]?
 
     public init(
         id: Int? = nil,
         daemonVersion: String,
         protocolVersion: Int = ProtocolVersion.major,
         protocolMinor: Int = ProtocolVersion.minor,
-        capabilities: [String]
+        capabilities: [String],
+        logind: String? = nil,
+        seats: [SeatStatus]? = nil
     ) {
         self.id = id
         self.daemonVersion = daemonVersion
         self.protocolVersion = protocolVersion
         self.protocolMinor = protocolMinor
         self.capabilities = capabilities
+        self.logind = logind
+        self.seats = seats
     }
 
     enum CodingKeys: String, CodingKey {
@@ -80,7 +92,7 @@ public struct HelloReply: Codable, Hashable, Sendable {
         case daemonVersion = "daemon_version"
         case protocolVersion = "protocol_version"
         case protocolMinor = "protocol_minor"
-        case capabilities
+        case capabilities, logind, seats
     }
 }
 
@@ -119,6 +131,8 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
     public var approximateUnits: Bool
     /// Names of the gestures configured for this device, in engine order.
     public var gestures: [String]
+    /// The logind seat the device belongs to (udev `ID_SEAT`, else "seat0").
+    public var seat: String?
 
     public init(
         device: String,
@@ -130,7 +144,8 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
         heightMM: Double,
         slots: Int,
         approximateUnits: Bool,
-        gestures: [String] = []
+        gestures: [String] = [],
+        seat: String? = nil
     ) {
         self.device = device
         self.name = name
@@ -142,10 +157,11 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
         self.slots = slots
         self.approximateUnits = approximateUnits
         self.gestures = gestures
+        self.seat = seat
     }
 
     enum CodingKeys: String, CodingKey {
-        case device, name, kind, vendor, product, slots, gestures
+        case device, name, kind, vendor, product, slots, gestures, seat
         case widthMM = "width_mm"
         case heightMM = "height_mm"
         case approximateUnits = "approximate_units"
@@ -181,6 +197,10 @@ public struct StatusReply: Codable, Hashable, Sendable {
     public var configPath: String?
     /// Number of configured gestures.
     public var gestures: Int
+    /// As in ``HelloReply/logind``.
+    public var logind: String?
+    /// Each seat's active session and lock state, sorted by seat.
+    public var seats: [SeatStatus]?
 
     public init(
         id: Int? = nil,
@@ -191,7 +211,9 @@ public struct StatusReply: Codable, Hashable, Sendable {
         devices: Int,
         gesturesEmitted: Int64,
         configPath: String?,
-        gestures: Int
+        gestures: Int,
+        logind: String? = nil,
+        seats: [SeatStatus]? = nil
     ) {
         self.id = id
         self.daemonVersion = daemonVersion
@@ -202,15 +224,38 @@ public struct StatusReply: Codable, Hashable, Sendable {
         self.gesturesEmitted = gesturesEmitted
         self.configPath = configPath
         self.gestures = gestures
+        self.logind = logind
+        self.seats = seats
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, clients, devices, gestures
+        case id, clients, devices, gestures, logind, seats
         case daemonVersion = "daemon_version"
         case protocolVersion = "protocol_version"
         case uptimeUS = "uptime_us"
         case gesturesEmitted = "gestures_emitted"
         case configPath = "config_path"
+    }
+}
+
+/// One seat's active session (`status`, `hello`): who may be using the seat's devices, and
+/// whether the session's lock screen is up (logind's `LockedHint`).
+public struct SeatStatus: Codable, Hashable, Sendable {
+    /// The seat ("seat0").
+    public var seat: String
+    /// logind's id of the active session; nil when the seat has none.
+    public var session: String?
+    public var uid: UInt32?
+    public var user: String?
+    /// True while the active session is locked.
+    public var locked: Bool
+
+    public init(seat: String, session: String?, uid: UInt32?, user: String?, locked: Bool) {
+        self.seat = seat
+        self.session = session
+        self.uid = uid
+        self.user = user
+        self.locked = locked
     }
 }
 
@@ -287,6 +332,33 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     public var approximateUnits: Bool?
     /// Custom recognizers' extra values, omitted when empty.
     public var values: [String: Double]?
+    /// Whether the session on the device's seat was locked (logind's `LockedHint`) when the
+    /// event happened; the daemon sets it on every event (false without logind).
+    public var locked: Bool?
+    /// Present (true) only when the gesture's touches were taken from applications: the
+    /// device is grabbed (`Grab=yes`) and the gesture cancels or delays its touches, so the
+    /// compositor did not see them (or saw them cancelled).
+    public var touchesConsumed: Bool?
+    // What a shell animating 1:1 needs (issue 15); continuous gestures only, except the
+    // fractions. See gestured-ipc(7).
+    /// Translation change since this gesture's previous event, mm (`began`: since zero).
+    public var dxDeltaMM: Double?
+    public var dyDeltaMM: Double?
+    /// Translation as a fraction of the surface width and height.
+    public var dxFraction: Double?
+    public var dyFraction: Double?
+    /// Scale change since the previous event (pinch; `began`: since 1).
+    public var scaleDelta: Double?
+    /// Rotation change since the previous event, radians (rotation).
+    public var rotationDelta: Double?
+    /// On `ended` with a velocity: where the centroid comes to rest sliding on at the release
+    /// velocity with a uniform deceleration (mm), the translation then as a fraction of the
+    /// surface, and the seconds that takes.
+    public var restXMM: Double?
+    public var restYMM: Double?
+    public var restDxFraction: Double?
+    public var restDyFraction: Double?
+    public var flingS: Double?
 
     public init(
         name: String,
@@ -309,7 +381,8 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         rotation: Double? = nil,
         rotationVelocity: Double? = nil,
         approximateUnits: Bool = false,
-        values: [String: Double] = [:]
+        values: [String: Double] = [:],
+        locked: Bool? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -336,6 +409,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         self.rotationVelocity = rotationVelocity
         self.approximateUnits = approximateUnits ? true : nil
         self.values = values.isEmpty ? nil : values
+        self.locked = locked
     }
 
     /// Builds the `gesture_id` from a device node and the engine's per-attempt sequence.
@@ -348,7 +422,7 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, device, fingers, taps, direction, edge, scale, rotation, values
+        case name, kind, state, device, fingers, taps, direction, edge, scale, rotation, values, locked
         case deviceName = "device_name"
         case timeUS = "time_us"
         case gestureID = "gesture_id"
@@ -363,6 +437,18 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         case scaleVelocity = "scale_velocity"
         case rotationVelocity = "rotation_velocity"
         case approximateUnits = "approximate_units"
+        case touchesConsumed = "touches_consumed"
+        case dxDeltaMM = "dx_delta_mm"
+        case dyDeltaMM = "dy_delta_mm"
+        case dxFraction = "dx_fraction"
+        case dyFraction = "dy_fraction"
+        case scaleDelta = "scale_delta"
+        case rotationDelta = "rotation_delta"
+        case restXMM = "rest_x_mm"
+        case restYMM = "rest_y_mm"
+        case restDxFraction = "rest_dx_fraction"
+        case restDyFraction = "rest_dy_fraction"
+        case flingS = "fling_s"
     }
 }
 

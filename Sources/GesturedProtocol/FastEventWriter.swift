@@ -6,7 +6,7 @@
 enum FastEventWriter {
     static func gesture(_ m: GestureEventMessage) -> [UInt8]? {
         var fields: [(String, String)] = []
-        fields.reserveCapacity(26)
+        fields.reserveCapacity(37)
         func string(_ key: String, _ value: String?) -> Bool {
             guard let value else { return true }
             guard let quoted = quote(value) else { return false }
@@ -28,12 +28,19 @@ enum FastEventWriter {
             number("x_mm", m.xMM), number("y_mm", m.yMM), number("x_fraction", m.xFraction), number("y_fraction", m.yFraction),
             number("dx_mm", m.dxMM), number("dy_mm", m.dyMM), number("vx_mm_s", m.vxMMPerS), number("vy_mm_s", m.vyMMPerS),
             number("scale", m.scale), number("scale_velocity", m.scaleVelocity), number("rotation", m.rotation),
-            number("rotation_velocity", m.rotationVelocity)
+            number("rotation_velocity", m.rotationVelocity),
+            number("dx_delta_mm", m.dxDeltaMM), number("dy_delta_mm", m.dyDeltaMM), number("dx_fraction", m.dxFraction),
+            number("dy_fraction", m.dyFraction), number("scale_delta", m.scaleDelta),
+            number("rotation_delta", m.rotationDelta), number("rest_x_mm", m.restXMM), number("rest_y_mm", m.restYMM),
+            number("rest_dx_fraction", m.restDxFraction), number("rest_dy_fraction", m.restDyFraction),
+            number("fling_s", m.flingS)
         else { return nil }
         integer("time_us", m.timeUS)
         integer("fingers", Int64(m.fingers))
         integer("taps", m.taps.map(Int64.init))
         if let approximate = m.approximateUnits { fields.append(("approximate_units", approximate ? "true" : "false")) }
+        if let locked = m.locked { fields.append(("locked", locked ? "true" : "false")) }
+        if let consumed = m.touchesConsumed { fields.append(("touches_consumed", consumed ? "true" : "false")) }
         if let values = m.values {
             var inner: [String] = []
             for key in values.keys.sorted() {

@@ -33,6 +33,8 @@ public struct MessageEncoder: Sendable {
         switch message.request {
         case .hello(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
         case .subscribe(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
+        case .sendKeys(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
+        case .click(let m): return try line(message.request.type, WithID(id: message.id, payload: m))
         case .unsubscribe, .listDevices, .status, .reload, .ping: return try line(message.request.type, id)
         }
     }
@@ -122,6 +124,8 @@ public struct MessageDecoder: Sendable {
         case "status": request = .status
         case "reload": request = .reload
         case "ping": request = .ping
+        case "send_keys": request = .sendKeys(try decodePayload(SendKeysRequest.self, type: type, from: data, id: id))
+        case "click": request = .click(try decodePayload(ClickRequest.self, type: type, from: data, id: id))
         default:
             throw ProtocolError(
                 code: .unknownRequest,

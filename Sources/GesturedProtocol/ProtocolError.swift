@@ -12,6 +12,12 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case badRequest = "bad_request"
     /// The `hello` named a protocol major version other than the daemon's.
     case versionMismatch = "version_mismatch"
+    /// The client sent more input requests (`send_keys`, `click`) than the daemon's rate
+    /// limit allows; this one was dropped.
+    case rateLimited = "rate_limited"
+    /// The request is allowed but the daemon cannot carry it out now (its virtual input
+    /// devices could not be created: no `/dev/uinput`, or no access to it).
+    case unavailable = "unavailable"
 }
 
 /// A protocol-level failure: what the daemon sends back as `{"type":"error",...}`.

@@ -7,7 +7,7 @@ public enum ProtocolVersion {
     /// Breaking-change counter. A client whose `hello` names another major is refused.
     public static let major = 1
     /// Additive-change counter, reported in the `hello` reply for information only.
-    public static let minor = 0
+    public static let minor = 1
 
     /// Decides whether a client that announced `clientMajor` in its `hello` may talk to us.
     ///

@@ -297,3 +297,12 @@ extension EvdevDevice {
         return ready > 0
     }
 }
+
+extension EvdevDevice {
+    /// The libevdev handle (nil after ``close()``), for ``UInputClone`` to copy.
+    var libevdevHandle: OpaquePointer? { handle }
+
+    /// The device's physical path (`EVIOCGPHYS`, e.g. `usb-0000:00:14.0-1/input0`), when it
+    /// reports one. The corresponding libevdev function is `libevdev_get_phys`.
+    public var phys: String? { handle.flatMap { libevdev_get_phys($0) }.map { String(cString: $0) } }
+}

@@ -1,6 +1,35 @@
 import GesturedCLISupport
 import GesturedConfig
 import GesturedProtocol
+import GesturedSystem
+
+/// What an action does: one of `Command=`, `Keys=`, `Click=`.
+enum ActionEffect: Sendable, Equatable {
+    /// Run with `/bin/sh -c`.
+    case command(String)
+    /// Press this combination through the daemon (`send_keys`); `names` as written.
+    case keys(names: [String])
+    /// Click this button through the daemon (`click`).
+    case click(button: String)
+
+    /// The key that set it, for messages.
+    var key: String {
+        switch self {
+        case .command: "Command"
+        case .keys: "Keys"
+        case .click: "Click"
+        }
+    }
+
+    /// As written in the file.
+    var text: String {
+        switch self {
+        case .command(let command): command
+        case .keys(let names): names.joined(separator: "+")
+        case .click(let button): button
+        }
+    }
+}
 
 /// One `[Action NAME]` of actions.conf(5): which gesture events it matches and the shell
 /// command it runs for them.
@@ -18,10 +47,13 @@ struct Action: Sendable {
     var devices: [String] = []
     /// `When=` comparisons, all of which must hold.
     var conditions: [ActionCondition] = []
-    /// Run with `/bin/sh -c`.
-    var command: String = ""
+    /// `Command=`, `Keys=` or `Click=`; nil only while the section is being read.
+    var effect: ActionEffect?
     /// Run at most once per gesture id (one began…ended attempt).
     var once = false
+    /// Run also for events of a locked seat (`locked: true`); off, the action waits for the
+    /// session to be unlocked.
+    var whenLocked = false
 
     /// True when `event` passes every filter and condition.
     func matches(_ event: GestureEventMessage) -> Bool {
@@ -132,7 +164,7 @@ struct ActionsFile: Sendable {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    static let keys = ["Gesture", "Kind", "State", "Fingers", "Direction", "Edge", "Device", "When", "Command", "Once"]
+    static let keys = ["Gesture", "Kind", "State", "Fingers", "Direction", "Edge", "Device", "When", "Command", "Keys", "Click", "Once", "WhenLocked"]
     static let builtInKinds = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "edge_pan"]
     static let directions = ["left", "right", "up", "down"]
     static let edges = ["left", "right", "top", "bottom"]
@@ -176,7 +208,8 @@ private struct Parser {
     /// The action being read, nil inside a broken or unknown section (its keys are skipped
     /// so one mistake does not cascade).
     private var current: Action?
-    private var currentHasCommand = false
+    /// Line of the `Command=`/`Keys=`/`Click=` that set the current action's effect.
+    private var effectLine = 0
     private var inDeadSection = false
 
     init(file: String) { self.file = file }
@@ -260,7 +293,7 @@ private struct Parser {
             error(line, nameColumn, "action '\(name)' is defined twice")
         }
         current = Action(name: String(name), line: line)
-        currentHasCommand = false
+        effectLine = 0
         inDeadSection = false
     }
 
@@ -270,9 +303,19 @@ private struct Parser {
             inDeadSection = false
         }
         guard let action = current else { return }
-        guard currentHasCommand, !action.command.isEmpty else {
-            error(action.line, 1, "[Action \(action.name)] has no Command=", hint: "add a line such as Command=notify-send \"$GESTURED_NAME\"")
+        guard action.effect != nil else {
+            if effectLine == 0 {
+                error(
+                    action.line, 1, "[Action \(action.name)] has no Command=, Keys= or Click=",
+                    hint: "add a line such as Command=notify-send \"$GESTURED_NAME\" or Keys=super+Page_Up")
+            }
             return
+        }
+        if let effect = action.effect, effect.key != "Command", !action.once, Self.firesRepeatedly(action) {
+            warning(
+                effectLine, 1,
+                "[Action \(action.name)] presses \(effect.key)=\(effect.text) on every event of a continuous gesture (many a second; the daemon rate-limits them)",
+                hint: "add Once=yes, or State=ended")
         }
         let filters = action.gestures.count + action.kinds.count + action.states.count + action.fingers.count + action.directions.count
             + action.edges.count + action.devices.count + action.conditions.count
@@ -280,6 +323,16 @@ private struct Parser {
             warning(action.line, 1, "[Action \(action.name)] has no filter and runs for every event of every gesture", hint: "add Gesture= or Kind=")
         }
         actions.append(action)
+    }
+
+    /// Whether `action` can match many events of one gesture: `changed` among its states, or
+    /// no state filter on a continuous kind (pan, pinch, rotation, edge_pan: began, changed…,
+    /// ended).
+    private static func firesRepeatedly(_ action: Action) -> Bool {
+        if action.states.contains(.changed) { return true }
+        guard action.states.isEmpty else { return false }
+        let continuous = ["pan", "pinch", "rotation", "edge_pan"]
+        return !action.kinds.isEmpty && action.kinds.allSatisfy { continuous.contains($0) }
     }
 
     /// Splits a list value on spaces and commas, keeping each item's column.
@@ -341,19 +394,30 @@ private struct Parser {
             if !value.isEmpty { action.devices.append(value) }
         case "When":
             if let condition = condition(value, line: line, column: valueColumn) { action.conditions.append(condition) }
-        case "Command":
-            if currentHasCommand {
-                error(line, keyColumn, "Command= given twice in [Action \(action.name)]", hint: "join the commands with ';' or '&&'")
-            } else if value.isEmpty {
-                error(line, valueColumn, "Command= is empty")
+        case "Command", "Keys", "Click":
+            if effectLine != 0 {
+                let earlier = action.effect?.key ?? key
+                let hint = earlier == "Command" && key == "Command" ? "join the commands with ';' or '&&'" : "an action does one thing: split it into two actions"
+                error(line, keyColumn, "\(key)= given after \(earlier)= (line \(effectLine)) in [Action \(action.name)]", hint: hint)
+                return
             }
-            currentHasCommand = true
-            action.command = value
+            effectLine = line
+            guard !value.isEmpty else {
+                error(line, valueColumn, "\(key)= is empty")
+                return
+            }
+            action.effect = effect(key, value, line: line, column: valueColumn)
         case "Once":
             switch value.lowercased() {
             case "yes", "true", "on", "1": action.once = true
             case "no", "false", "off", "0": action.once = false
             default: error(line, valueColumn, "Once= takes yes or no, not '\(value)'")
+            }
+        case "WhenLocked":
+            switch value.lowercased() {
+            case "yes", "true", "on", "1": action.whenLocked = true
+            case "no", "false", "off", "0": action.whenLocked = false
+            default: error(line, valueColumn, "WhenLocked= takes yes or no, not '\(value)'")
             }
         default:
             let hint = closest(key, in: ActionsFile.keys).map { "did you mean '\($0)'?" } ?? "keys are \(ActionsFile.keys.joined(separator: ", "))"
@@ -371,6 +435,47 @@ private struct Parser {
             }
         }
         return result
+    }
+
+    /// `Command=` as is; `Keys=` split on '+' and each name checked against the kernel's key
+    /// names (InputNames, the daemon's own table); `Click=` one button name.
+    private mutating func effect(_ key: String, _ value: String, line: Int, column: Int) -> ActionEffect? {
+        switch key {
+        case "Keys":
+            var names: [String] = []
+            var offset = 0
+            for part in value.split(separator: "+", omittingEmptySubsequences: false) {
+                let leading = part.prefix { $0 == " " }.count
+                let name = String(part).trimmingSpaces()
+                let nameColumn = column + offset + leading
+                offset += part.count + 1
+                guard !name.isEmpty else {
+                    error(line, nameColumn, "empty key name in Keys=\(value)", hint: "separate keys with '+'; the plus key is 'plus'")
+                    return nil
+                }
+                if case .failure(let problem) = InputNames.key(name) {
+                    let hint = problem.suggestion.map { "did you mean '\($0)'?" } ?? "kernel names such as KEY_PAGEUP, or aliases such as super, ctrl, Page_Up (gestured-ipc(7))"
+                    error(line, nameColumn, "unknown key '\(name)' in Keys=", hint: hint)
+                    return nil
+                }
+                names.append(name)
+            }
+            guard names.count <= 8 else {
+                error(line, column, "Keys= presses \(names.count) keys; at most 8 go together")
+                return nil
+            }
+            return .keys(names: names)
+        case "Click":
+            if case .failure(let problem) = InputNames.button(value) {
+                let known = InputNames.buttonNames.map(\.name).joined(separator: ", ")
+                let hint = problem.suggestion.map { "did you mean '\($0)'?" } ?? "one of \(known)"
+                error(line, column, "unknown button '\(value)' in Click=", hint: hint)
+                return nil
+            }
+            return .click(button: value)
+        default:
+            return .command(value)
+        }
     }
 
     private func fingerRange(_ text: String) -> ClosedRange<Int>? {

@@ -22,6 +22,12 @@ final class ActionsRunner {
     private var firedOrder: [OnceKey] = []
     private static let firedLimit = 4096
 
+    /// Sends a request to the daemon on the connection events arrive on (its uid is the one
+    /// the daemon checks) and returns the request's id; nil while not connected.
+    var sendRequest: ((ClientRequest) -> Int?)?
+    /// Input requests sent and not answered yet: id → what was asked, for the reply's message.
+    private var pendingInput: [Int: String] = [:]
+
     struct OnceKey: Hashable {
         var action: Int
         var gestureID: String
@@ -41,6 +47,13 @@ final class ActionsRunner {
     func handle(_ event: GestureEventMessage) -> Int {
         var started = 0
         for (index, action) in actions.enumerated() where action.matches(event) {
+            // The lock screen is up on the event's seat: only actions marked for it run.
+            if event.locked == true, !action.whenLocked {
+                if verbose || dryRun {
+                    writeStandardError("gesturectl: not running action '\(action.name)' (\(event.name) \(event.state.rawValue)): the session is locked (WhenLocked=no)\n")
+                }
+                continue
+            }
             let key = OnceKey(action: index, gestureID: event.gestureID)
             if action.once {
                 if fired.contains(key) { continue }
@@ -54,8 +67,18 @@ final class ActionsRunner {
 
     private func start(_ action: Action, for event: GestureEventMessage) -> Bool {
         let what = "action '\(action.name)' (\(event.name) \(event.state.rawValue) \(event.gestureID))"
+        guard let effect = action.effect else { return false }
+        let command: String
+        switch effect {
+        case .command(let text):
+            command = text
+        case .keys(let names):
+            return sendInput(.sendKeys(SendKeysRequest(keys: names, device: event.device)), what: what, effect: effect)
+        case .click(let button):
+            return sendInput(.click(ClickRequest(button: button, device: event.device)), what: what, effect: effect)
+        }
         if dryRun {
-            writeStandardOutput("would run \(what): \(action.command)\n")
+            writeStandardOutput("would run \(what): \(command)\n")
             return true
         }
         if spawner.runningCount >= maximumRunning {
@@ -66,13 +89,54 @@ final class ActionsRunner {
         for (key, value) in Self.variables(for: event) { environment[key] = value }
         environment["GESTURED_ACTION"] = action.name
         do {
-            let pid = try spawner.spawnShell(action.command, environment: environment, tag: action.name)
-            if verbose { writeStandardError("gesturectl: started \(what) as pid \(pid): \(action.command)\n") }
+            let pid = try spawner.spawnShell(command, environment: environment, tag: action.name)
+            if verbose { writeStandardError("gesturectl: started \(what) as pid \(pid): \(command)\n") }
             return true
         } catch {
             writeStandardError("gesturectl: cannot run \(what): \(error.description)\n")
             return false
         }
+    }
+
+    /// `Keys=` and `Click=`: the daemon presses them (gestured-ipc(7) `send_keys`, `click`).
+    private func sendInput(_ request: ClientRequest, what: String, effect: ActionEffect) -> Bool {
+        let asked = "\(effect.key.lowercased()) \(effect.text) for \(what)"
+        if dryRun {
+            writeStandardOutput("would send \(asked)\n")
+            return true
+        }
+        guard let id = sendRequest?(request) else {
+            writeStandardError("gesturectl: cannot send \(asked): not connected to gestured\n")
+            return false
+        }
+        pendingInput[id] = asked
+        if verbose { writeStandardError("gesturectl: sent \(asked) (request \(id))\n") }
+        return true
+    }
+
+    /// Takes the daemon's reply to an input request; false when `message` answers none.
+    func takeReply(_ message: DaemonMessage) -> Bool {
+        switch message {
+        case .ok(let ok):
+            guard let id = ok.id, let asked = pendingInput.removeValue(forKey: id) else { return false }
+            if verbose { writeStandardError("gesturectl: gestured sent \(asked)\n") }
+            return true
+        case .error(let e):
+            guard let id = e.id, let asked = pendingInput.removeValue(forKey: id) else { return false }
+            writeStandardError("gesturectl: gestured refused \(asked): \(e.message) [\(e.code.rawValue)]\n")
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Forgets unanswered requests (the connection they were sent on is gone).
+    func connectionEnded() {
+        for asked in pendingInput.values.sorted() {
+            writeStandardError("gesturectl: no answer from gestured to \(asked) before the connection ended\n")
+        }
+        pendingInput.removeAll()
+        sendRequest = nil
     }
 
     /// Logs the commands that ended; failures always, successes with `--verbose`.

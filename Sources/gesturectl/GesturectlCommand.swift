@@ -13,7 +13,7 @@ enum GesturectlCommand {
         Usage: gesturectl [--socket PATH] VERB [OPTIONS]
 
         Verbs that talk to the daemon:
-          status                 daemon version, uptime, clients, devices
+          status                 daemon version, uptime, clients, devices, seats (locked?)
           devices                the touch devices the daemon has open (alias: list-devices)
           listen                 print gestures as they happen (alias: debug-events); --json
                                  prints each protocol line as the daemon sent it; filters
@@ -25,6 +25,11 @@ enum GesturectlCommand {
                                  gestures that match (--actions FILE; --check only validates;
                                  --dry-run prints instead of running; --verbose logs each
                                  command; --exit-on-shutdown exits with the daemon)
+          send-keys COMBO        ask the daemon to press a key combination such as
+                                 super+Page_Up on its virtual keyboard (gestured-ipc(7);
+                                 needs AllowInputForActiveSession=yes); --device NODE names
+                                 the gesture's device, whose seat decides
+          click BUTTON           the same for a button: left, right, middle, …
           reload                 ask the daemon to reload its configuration
           ping                   check that the daemon answers
 
@@ -78,6 +83,8 @@ enum GesturectlCommand {
         let verb = parsed.positionals[0]
         let rest = Array(parsed.positionals.dropFirst())
         switch verb {
+        case "send-keys", "click":
+            return InputVerb.run(verb: verb, argument: rest.first, device: parsed.value("device"), socket: socket, json: parsed.has("json"))
         case "status", "list-devices", "reload", "ping":
             return request(verb: verb, socket: socket, json: parsed.has("json"))
         case "devices":
@@ -109,7 +116,7 @@ enum GesturectlCommand {
         default:
             let verbs = [
                 "status", "devices", "list-devices", "listen", "debug-events", "run", "reload", "ping", "record", "synthesize", "check-config",
-                "gestures",
+                "gestures", "send-keys", "click",
             ]
             let best = verbs.min { editDistance(verb, $0) < editDistance(verb, $1) }
             let hint = best.map { editDistance(verb, $0) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""
@@ -160,6 +167,11 @@ enum GesturectlCommand {
                     configuration: \(s.configPath ?? "built-in defaults")
 
                     """)
+                if let logind = s.logind { writeStandardOutput("logind: \(logind)\n") }
+                for seat in s.seats ?? [] {
+                    let who = seat.session.map { "session \($0) of \(seat.user ?? "?") (uid \(seat.uid.map(String.init) ?? "?"))" } ?? "no active session"
+                    writeStandardOutput("\(seat.seat): \(who)\(seat.locked ? ", locked" : "")\n")
+                }
             case .devices(let d):
                 if d.devices.isEmpty { writeStandardOutput("no touch devices open\n") }
                 for device in d.devices {

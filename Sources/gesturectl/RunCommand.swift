@@ -160,8 +160,11 @@ extension EventStream {
 
     /// Feeds gesture events to `runner` until the daemon shuts down or the connection ends.
     func pump(runner: ActionsRunner, spawner: ProcessSpawner) -> Ending {
+        runner.sendRequest = { [self] request in send(request) }
+        defer { runner.connectionEnded() }
         while true {
             while let (_, message) = next() {
+                if runner.takeReply(message) { continue }
                 switch message {
                 case .gesture(let event):
                     runner.handle(event)

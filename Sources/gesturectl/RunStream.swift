@@ -50,6 +50,22 @@ final class EventStream {
         }
     }
 
+    /// The id of the next request ``send(_:)`` makes (hello and subscribe took 1 and 2).
+    private var nextRequestID = 100
+
+    /// Sends `request` with a fresh id and returns the id; the reply arrives among the events
+    /// (``next()``). Nil when the write failed (the connection is going away).
+    func send(_ request: ClientRequest) -> Int? {
+        let id = nextRequestID
+        nextRequestID += 1
+        do {
+            try connection.writeAll(try encoder.encode(ClientMessage(id: id, request)))
+        } catch {
+            return nil
+        }
+        return id
+    }
+
     /// The descriptor to poll for ``readAvailable()``.
     var fileDescriptor: Int32 { connection.fileDescriptor }
 

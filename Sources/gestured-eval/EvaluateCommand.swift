@@ -107,29 +107,18 @@ enum EvaluateCommand {
         let report = StressReport(results: results)
         writeStandardOutput("gestured-eval: stress set, configuration \(configPath)\n\n")
         writeStandardOutput(report.render(showFailures: !parsed.has("quiet")))
-        if let path = parsed.value("write-baseline") {
-            do {
-                try Files.writeText(report.baselineText, path: path)
-            } catch {
-                writeStandardError("gestured-eval: \(error.description)\n")
-                return .failure
-            }
-            writeStandardOutput("baseline written to \(path)\n")
+        if let path = parsed.value("write-baseline"), let failed = writeBaseline(report.baselineText, to: path) {
+            return failed
         }
         if let path = parsed.value("check-baseline") {
             guard let text = try? Files.readText(path: path) else {
                 writeStandardError("gestured-eval: cannot read \(path)\n")
                 return .dataError
             }
-            var regressed = false
-            for (name, recorded) in StressReport.parseBaseline(text) {
-                let figures = report.figures(description: name)
-                if figures.total > 0 && figures.passed < recorded.passed {
-                    writeStandardError("gestured-eval: regression on \(name): \(figures.passed)/\(figures.total), the baseline records \(recorded.passed)\n")
-                    regressed = true
-                }
+            let checks = StressReport.parseBaseline(text).map { name, recorded in
+                BaselineCheck(name: name, figures: report.figures(description: name), recorded: recorded.passed)
             }
-            if regressed { return .failure }
+            if reportRegressions(checks, path: path) { return .failure }
         }
         if let directory = parsed.value("dump") {
             for (index, result) in results.enumerated() where !result.passed {
@@ -230,14 +219,8 @@ enum EvaluateCommand {
             results: recordings.map { evaluator.evaluate(path: $0.path, expectation: $0.expectation) }, split: split)
         writeStandardOutput("gestured-eval: \(report.total) labelled recordings, configuration \(configPath)\n\n")
         writeStandardOutput(report.render(showFailures: !parsed.has("quiet")))
-        if let path = parsed.value("write-baseline") {
-            do {
-                try Files.writeText(report.baselineText, path: path)
-            } catch {
-                writeStandardError("gestured-eval: \(error.description)\n")
-                return .failure
-            }
-            writeStandardOutput("baseline written to \(path)\n")
+        if let path = parsed.value("write-baseline"), let failed = writeBaseline(report.baselineText, to: path) {
+            return failed
         }
         if let path = parsed.value("check-baseline") {
             guard let text = try? Files.readText(path: path), case let baseline = EvaluationReport.parseBaseline(text),
@@ -248,19 +231,45 @@ enum EvaluateCommand {
             }
             // Every folder holds its line, not only the sum: a gain on one folder must not
             // hide a loss on another.
-            var regressed = false
-            var checks = EvaluationReport.baselineGroups.map { ($0, report.figures(group: $0)) }
-            checks.append(("all", (report.passed, report.total)))
-            for (group, figures) in checks {
-                guard let recorded = baseline[group], figures.total > 0 else { continue }
-                if figures.passed < recorded.passed {
-                    writeStandardError(
-                        "gestured-eval: regression in \(group): \(figures.passed)/\(figures.total) pass, the baseline \(path) records \(recorded.passed)\n")
-                    regressed = true
-                }
+            var groups = EvaluationReport.baselineGroups.map { ($0, report.figures(group: $0)) }
+            groups.append(("all", (report.passed, report.total)))
+            let checks = groups.compactMap { group, figures in
+                baseline[group].map { BaselineCheck(name: group, figures: figures, recorded: $0.passed) }
             }
-            if regressed { return .failure }
+            if reportRegressions(checks, path: path) { return .failure }
         }
         return .success
+    }
+    /// One line of a baseline file against this run: `name` passed `figures` now and
+    /// `recorded` when the baseline was written.
+    struct BaselineCheck {
+        var name: String
+        var figures: (passed: Int, total: Int)
+        var recorded: Int
+    }
+
+    /// `--write-baseline`: writes `text` to `path`; the exit code when that fails, nil when done.
+    static func writeBaseline(_ text: String, to path: String) -> ExitCode? {
+        do {
+            try Files.writeText(text, path: path)
+        } catch {
+            writeStandardError("gestured-eval: \(error.description)\n")
+            return .failure
+        }
+        writeStandardOutput("baseline written to \(path)\n")
+        return nil
+    }
+
+    /// `--check-baseline`: names every group or description of `checks` that passes fewer
+    /// recordings than the baseline `path` records (each line holds its own, so a gain on
+    /// one cannot hide a loss on another); true when there is any.
+    static func reportRegressions(_ checks: [BaselineCheck], path: String) -> Bool {
+        var regressed = false
+        for check in checks where check.figures.total > 0 && check.figures.passed < check.recorded {
+            writeStandardError(
+                "gestured-eval: regression in \(check.name): \(check.figures.passed)/\(check.figures.total) pass, the baseline \(path) records \(check.recorded)\n")
+            regressed = true
+        }
+        return regressed
     }
 }

@@ -179,7 +179,10 @@ public struct Evaluator: Sendable {
         var filter = TouchFilter(device: device, settings: settings)
         var last: [Int: Int64] = [:]
         func note(_ frame: Frame) {
-            let down = frame.touches.count { $0.phase == .began || $0.phase == .moved || $0.phase == .stationary }
+            // A pad that counts more fingers than it has slots (BTN_TOOL_TRIPLETAP on two
+            // slots) has an N-finger frame when it says so, as the label's "N-finger contact".
+            let tracked = frame.touches.count { $0.phase == .began || $0.phase == .moved || $0.phase == .stationary }
+            let down = max(tracked, frame.fingerCount ?? 0)
             for n in counts where down >= n { last[n] = frame.timestamp.microseconds }
         }
         for event in events {

@@ -82,7 +82,7 @@ enum StressScript {
             duration = 0.5
             path = { i, u in
                 let theta = (i == 0 ? Double.pi : 0) + angle * u
-                return middle + PhysicalPoint(x: cosine(theta), y: sine(theta)) * radius
+                return middle + PhysicalPoint(x: EngineMath.cosine(theta), y: EngineMath.sine(theta)) * radius
             }
         case .palmAlone:
             return palm(GestureScript(strokes: []), end: start + 1.0, device, kind)
@@ -177,19 +177,3 @@ enum StressScript {
         return order
     }
 }
-
-// gestured-eval imports no libm module; sine and cosine by Taylor series after reducing to
-// [-π, π], as the synthesizer does.
-private func sine(_ x: Double) -> Double {
-    var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
-    if r > Double.pi { r -= 2 * Double.pi } else if r < -Double.pi { r += 2 * Double.pi }
-    var term = r
-    var sum = r
-    for n in 1..<20 {
-        term *= -r * r / Double((2 * n) * (2 * n + 1))
-        sum += term
-    }
-    return sum
-}
-
-private func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }

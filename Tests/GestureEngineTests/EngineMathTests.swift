@@ -16,6 +16,18 @@ struct EngineMathTests {
         }
     }
 
+    @Test("EngineMath.sine and cosine (synthesizer, stress scripts) match known values all around")
+    func sineAndCosine() {
+        #expect(close(EngineMath.sine(Double.pi / 6), 0.5, 1e-12))
+        #expect(close(EngineMath.cosine(Double.pi / 3), 0.5, 1e-12))
+        #expect(close(EngineMath.sine(-Double.pi / 2), -1, 1e-12))
+        for k in -720...720 {
+            let a = Double(k) * Double.pi / 180
+            #expect(abs(EngineMath.sine(a) - sine(a)) < 1e-12, "sin \(k)°")
+            #expect(abs(EngineMath.cosine(a) - cosine(a)) < 1e-12, "cos \(k)°")
+        }
+    }
+
     @Test("atan2 of the axes and the origin")
     func axes() {
         #expect(atan2Approx(1, 0) == Double.pi / 2)

@@ -134,7 +134,7 @@ struct FilterTests {
 
     @Test("with dropsConfirmedMotion a contact confirmed moves on from where it landed, alone or joined by a second finger")
     func confirmedMotionDropped() {
-        let settings = TouchFilterSettings(dropsConfirmedMotion: true)
+        let settings = TouchFilterSettings.changing { $0.dropsConfirmedMotion = true }
         var run = FilterRun(settings)
         run.frame(0.00, [(1, .began, 50, 30, 20)])
         run.frame(0.10, [(1, .moved, 55, 30, 20)])
@@ -255,11 +255,11 @@ struct FilterTests {
         run.frame(1.80, [])
         #expect(run.phases == ["2 began", "2 ended"])
         // A band 0 long (off), or a pad 55 mm high or less, holds nothing back there.
-        var off = FilterRun(TouchFilterSettings(topEdgeBandFraction: 0))
+        var off = FilterRun(TouchFilterSettings.changing { $0.topEdgeBandFraction = 0 })
         off.frame(0.00, [(1, .began, 20, 1, 20)])
         off.frame(0.40, [(1, .moved, 60, 1, 20)])
         #expect(off.phases == ["1 began", "1 moved"])
-        var low = FilterRun(TouchFilterSettings(topEdgeMinimumHeight: 60))
+        var low = FilterRun(TouchFilterSettings.changing { $0.topEdgeMinimumHeight = 60 })
         low.frame(0.00, [(1, .began, 20, 1, 20)])
         #expect(low.phases == ["1 began"])
     }
@@ -308,7 +308,7 @@ struct FilterTests {
         pair.frame(0.15, [])
         #expect(pair.phases == ["1 began", "2 began", "1 ended", "2 ended"])
         // Off: the brief touch taps.
-        var off = FilterRun(TouchFilterSettings(minimumLoneTapDuration: 0))
+        var off = FilterRun(TouchFilterSettings.changing { $0.minimumLoneTapDuration = 0 })
         off.frame(0.00, [(1, .began, 50, 30, 40)])
         off.frame(0.016, [(1, .ended, 50, 30, 40)])
         off.frame(0.10, [])
@@ -434,7 +434,7 @@ struct FilterTests {
         #expect(fakes.map(\.phase) == [.began, .moved, .ended])
         #expect(fakes.map(\.position) == [PhysicalPoint(x: 60, y: 40), PhysicalPoint(x: 60, y: 35), PhysicalPoint(x: 60, y: 35)])
         // Off: nothing but the tracked finger.
-        var off = FilterRun(TouchFilterSettings(synthesizesUntrackedFingers: false), device: twoSlotPad)
+        var off = FilterRun(TouchFilterSettings.changing { $0.synthesizesUntrackedFingers = false }, device: twoSlotPad)
         off.frame(0.00, [(1, .began, 30, 20, 200)], count: 1)
         off.frame(0.20, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 30)], count: 3)
         #expect(off.phases == ["2 began"])
@@ -536,7 +536,7 @@ struct FilterTests {
         // A contact whose slot never sent a pressure (nil) pressed the kernel's initial 0, once
         // the pad's pressure channel is known to work: no tap (delivered here with the
         // unknown-pressure hold off; with it on, such a contact is not delivered at all).
-        var unsent = FilterRun(TouchFilterSettings(holdsUnknownPressure: false))
+        var unsent = FilterRun(TouchFilterSettings.changing { $0.holdsUnknownPressure = false })
         unsent.frame(0.00, [(1, .began, 50, 30, 40)])
         unsent.frame(0.05, [(1, .ended, 50, 30, 40)])
         unsent.frame(0.50, [(2, .began, 20, 30, nil)])
@@ -597,7 +597,7 @@ struct FilterTests {
         let tap = drag(second: 60, thumbAfter: 128)
         #expect(tap.phases.contains("2 ended"))
         // Off (a drop of 0): the fragment taps.
-        var off = FilterRun(TouchFilterSettings(splitPressureDrop: 0))
+        var off = FilterRun(TouchFilterSettings.changing { $0.splitPressureDrop = 0 })
         off.frame(0.00, [(1, .began, 20, 34, 40)])
         off.frame(0.20, [(1, .moved, 30, 34, 130)])
         off.frame(0.30, [(1, .moved, 31, 34, 63), (2, .began, 31, 44, 60)])
@@ -661,7 +661,7 @@ struct FilterTests {
         #expect(three.last?.phase == .ended)
         // Its first known pressure is judged as a landing one: where a contact landing at
         // 63/255 is a palm (the Cypress quirk), one whose first pressure is 70 is never delivered.
-        var landing = FilterRun(TouchFilterSettings(palmPressureAtBegin: 63))
+        var landing = FilterRun(TouchFilterSettings.changing { $0.palmPressureAtBegin = 63 })
         landing.frame(0.00, [(1, .began, 50, 30, 40)])
         landing.frame(0.05, [(1, .ended, 50, 30, 40)])
         landing.frame(1.00, [(2, .began, 30, 30, nil)])
@@ -671,7 +671,7 @@ struct FilterTests {
         landing.frame(2.00, [])
         #expect(!landing.phases.contains { $0.hasPrefix("2 ") })
         // Off: the palm's slide is delivered as a finger's.
-        var off = FilterRun(TouchFilterSettings(holdsUnknownPressure: false))
+        var off = FilterRun(TouchFilterSettings.changing { $0.holdsUnknownPressure = false })
         off.frame(0.00, [(1, .began, 50, 30, 40)])
         off.frame(0.05, [(1, .ended, 50, 30, 40)])
         off.frame(1.00, [(2, .began, 30, 30, nil)])
@@ -684,7 +684,7 @@ struct FilterTests {
     @Test("with the wobble rule on, a lone contact jumping back and forth frame to frame is a palm; a finger turning smoothly is not")
     func wobblingPalm() {
         // The rule is off by default (sixth pass); with two turns, as it shipped until then:
-        let two = TouchFilterSettings(palmReversalCount: 2)
+        let two = TouchFilterSettings.changing { $0.palmReversalCount = 2 }
         // A palm's centre jumping 2.5 mm back and forth: cancelled at the second turn back.
         var run = FilterRun(two)
         run.frame(0.00, [(1, .began, 50, 30, 20)])
@@ -727,7 +727,10 @@ struct FilterTests {
 
     @Test("a short pressing touch waits for a palm's return: a palm back makes it no tap, a light second tap ends it first")
     func palmReturn() {
-        let settings = TouchFilterSettings(palmPressureAtBegin: 63, palmReturnWait: 0.15)
+        let settings = TouchFilterSettings.changing {
+            $0.palmPressureAtBegin = 63
+            $0.palmReturnWait = 0.15
+        }
         func touchThen(_ second: Int32, settings: TouchFilterSettings) -> FilterRun {
             var run = FilterRun(settings)
             run.frame(0.00, [(1, .began, 50, 30, 20)])
@@ -801,7 +804,7 @@ struct FilterTests {
         let row = run(TouchFilterSettings(), thirdAt: (30, 45))
         #expect(!row.contains { $0.hasPrefix("1 ended") } && row.contains("1 stationary") && row.last == "3 moved")
         // Off: the thumb stays.
-        let off = run(TouchFilterSettings(thumbDiagonalWidth: 0), thirdAt: (55, 12))
+        let off = run(TouchFilterSettings.changing { $0.thumbDiagonalWidth = 0 }, thirdAt: (55, 12))
         #expect(!off.contains { $0.hasPrefix("1 ended") })
     }
 
@@ -917,7 +920,10 @@ struct FilterTests {
         let ys: [Double] = [46.5, 46.5, 48.9, 48.9, 46.5, 46.5, 48.9, 46.5, 48.9, 46.5]
         let xs: [Double] = [89.0, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0, 89.8, 89.0]
         func travel(_ device: DeviceDescription) -> Double {
-            var settings = TouchFilterSettings(palmConfirmTime: 0, palmReversalCount: 0)
+            var settings = TouchFilterSettings.changing {
+                $0.palmConfirmTime = 0
+                $0.palmReversalCount = 0
+            }
             if device == cypress { settings = settings.applying(cypressQuirks) }
             var run = FilterRun(settings, device: device)
             run.frame(0.0, [(1, .began, 89, 46.5, 40)])

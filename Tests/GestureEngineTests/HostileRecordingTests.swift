@@ -15,6 +15,28 @@ struct HostileRecordingTests {
         #expect(error.found == "'A: 508 3 232 0 0 23'")
     }
 
+    @Test(
+        "a time whose seconds do not fit in microseconds is an error naming its line (fuzz finding)",
+        arguments: [
+            "N: Pad\nA: 35 0 100 0 0 10\nE: 9223372036854775.000000 0000 0000 0\n",
+            "Input device name: \"Pad\"\nTesting ... (interrupt to exit)\nEvent: time 1.000000, -------------- SYN_REPORT ------------\nEvent: time 92233720368547.000000, -------------- SYN_REPORT ------------\n",
+        ])
+    func timeSecondsOverflow(text: String) throws {
+        // Before: Timestamp(seconds:microseconds:) trapped multiplying by 10⁶.
+        let outcome = Result { () throws(RecordingError) -> Recording in try RecordingParser.parse(text, fileName: "x") }
+        switch outcome {
+        case .success(let recording):
+            // a parser that skips the line keeps only what fits
+            #expect(recording.events.allSatisfy { $0.time.microseconds < 2_000_000 })
+        case .failure(let error):
+            #expect(error.line == 3 || error.line == 4, "\(error)")
+        }
+        // the largest time that fits still parses
+        let largest = "N: Pad\nA: 35 0 100 0 0 10\nE: 9223372036853.999999 0000 0000 0\n"
+        let recording = try RecordingParser.parse(largest, fileName: "y")
+        #expect(recording.events.first?.time.microseconds == 9_223_372_036_853_999_999)
+    }
+
     @Test("every description the parser accepts is written back with the same axes")
     func writtenDescriptionsReadBack() throws {
         let text = "N: Pad\nI: 0003 04f3 0001 0000\nP: 02 00 00 00 00 00 00 00\nA: 00 0 2832 0 0 23\nA: 3f -5 5 0 0 0\n"

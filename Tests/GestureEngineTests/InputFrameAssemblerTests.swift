@@ -112,6 +112,29 @@ struct FrameAssemblerProtocolBTests {
         #expect(drainedAgain.isEmpty)
     }
 
+    @Test("a position outside the device's axis range is kept and noted once per axis")
+    func positionOutsideRange() throws {
+        let device = TestDevices.touchscreen
+        let maximumX = try #require(device.axis(.absMTPositionX)).maximum
+        var script = EventScript()
+        script.down(slot: 0, id: 1, x: maximumX + 1000, y: 100)
+        script.syn()
+        script.move(slot: 0, x: maximumX + 2000)
+        script.syn()
+        script.move(slot: 0, x: 100, y: -5)
+        script.syn()
+        var assembler = FrameAssembler(device: device)
+        let frames = assembler.frames(script.events)
+        #expect(frames.count == 3)
+        let minimumY = try #require(device.axis(.absMTPositionY)).minimum
+        let maximumY = try #require(device.axis(.absMTPositionY)).maximum
+        #expect(
+            assembler.drainDiagnostics() == [
+                .kernelBug("ABS_MT_POSITION_X value \(maximumX + 1000) outside the device's range 0…\(maximumX) (noted once per axis)"),
+                .kernelBug("ABS_MT_POSITION_Y value -5 outside the device's range \(minimumY)…\(maximumY) (noted once per axis)"),
+            ])
+    }
+
     @Test("a tracking id replaced without -1 ends the old touch and begins a new one in one frame")
     func trackingIDReplaced() throws {
         var script = EventScript()

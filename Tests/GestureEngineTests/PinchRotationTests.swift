@@ -4,8 +4,17 @@ import Testing
 
 @Suite("Pinch and rotation recognizers (spec §4.6, §4.7)")
 struct PinchRotationTests {
-    func run(_ recognizers: [RecognizerConfiguration], _ script: (inout Fingers) -> Void) -> Harness {
-        var h = Harness(recognizers)
+    /// - Parameter fingerChangeTimeout: ∞ runs the spec's pinch, which waits for its pair
+    ///   while a finger is lifted or a third is down (the default cancels it after 0.1 s;
+    ///   ShellMotionTests).
+    func run(
+        _ recognizers: [RecognizerConfiguration],
+        fingerChangeTimeout: Double = EngineConfiguration.defaultFingerChangeTimeout,
+        _ script: (inout Fingers) -> Void
+    ) -> Harness {
+        var h = Harness(
+            configuration: EngineConfiguration(recognizers: recognizers, fingerChangeTimeout: fingerChangeTimeout)
+        )
         var f = Fingers()
         script(&f)
         h.run(f)
@@ -25,9 +34,9 @@ struct PinchRotationTests {
         if begins { #expect(close(h.events("pinch")[0].scale, (40 - change) / (40 - 1.247), 1e-9)) }
     }
 
-    @Test("a third finger suspends pinch updates; lifting it re-bases so the scale continues")
+    @Test("spec mode: a third finger suspends pinch updates; lifting it re-bases so the scale continues")
     func thirdFinger() {
-        let h = run([recognizer("pinch", pinch())]) { f in
+        let h = run([recognizer("pinch", pinch())], fingerChangeTimeout: .infinity) { f in
             let a = f.down(30, 30, at: 0)
             let b = f.down(70, 30, at: 0)
             f.move(b, to: 90, 30, at: 0.1)  // scale 60/41.247
@@ -43,9 +52,9 @@ struct PinchRotationTests {
         #expect(close(h.events("pinch")[1].scale, s0 * 70 / 65, 1e-9))
     }
 
-    @Test("lifting one pinch finger emits nothing; a returning finger re-bases; both up ends")
+    @Test("spec mode: lifting one pinch finger emits nothing; a returning finger re-bases; both up ends")
     func liftAndReturn() {
-        let h = run([recognizer("pinch", pinch())]) { f in
+        let h = run([recognizer("pinch", pinch())], fingerChangeTimeout: .infinity) { f in
             let a = f.down(30, 30, at: 0)
             let b = f.down(70, 30, at: 0)
             f.move(b, to: 90, 30, at: 0.1)

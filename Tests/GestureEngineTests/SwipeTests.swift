@@ -120,6 +120,25 @@ struct SwipeTests {
         #expect(lift.gestures.isEmpty)
     }
 
+    /// The arena defers a swipe's moves while it holds fewer touches than it needs
+    /// (`Slot.movesDecideFrom`) and hands it their positions before the next one lands: the
+    /// fingers' travel before the last landed still counts, as when it saw every move.
+    @Test("travel before the last finger lands counts, with moves deferred while too few fingers were down")
+    func travelBeforeLastLanding() {
+        let h = run(swipe([.right], touches: 3)) { f in
+            let a = f.down(20, 30, at: 0)
+            let b = f.down(20, 40, at: 0)
+            f.move(a, to: 32, 30, at: 0.05)
+            f.move(b, to: 32, 40, at: 0.05)
+            let c = f.down(20, 50, at: 0.08)
+            // Only the third finger moves now; the first two stay where they went.
+            f.move(c, to: 32, 50, at: 0.1)
+            for id in [a, b, c] { f.up(id, at: 0.2) }
+        }
+        #expect(h.summary == ["swipe recognized@0.100"])
+        #expect(h.events("swipe").first?.direction == .right)
+    }
+
     @Test("minimumPrimarySpeed rejects slow strokes")
     func minimumSpeed() {
         let slow = run(swipe { $0.minimumPrimarySpeed = 100 }) { f in

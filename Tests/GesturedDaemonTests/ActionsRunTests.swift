@@ -201,6 +201,25 @@ struct ActionsRunTests {
         #expect(stderr.contains("\(file):10:1: error: [Action no-command] has no Command="), "\(stderr)")
     }
 
+    @Test("run --check reports a WhenLocked= that is not yes or no at its line and column")
+    func checkReportsWhenLocked() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let actions = dir.appendingPathComponent("actions.conf")
+        try "[Action keyboard]\nGesture=osk\nWhenLocked=sometimes\nCommand=true\n".write(to: actions, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
+        process.arguments = ["run", "--actions", actions.path, "--check"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        #expect(stderr.contains("\(actions.path):3:12: error: WhenLocked= takes yes or no, not 'sometimes'"), "\(stderr)")
+    }
+
     @Test("run --check accepts the shipped example actions.conf")
     func shippedExampleIsValid() throws {
         let example = BinaryTests.packageRoot.appendingPathComponent("config/actions.conf").path
@@ -215,6 +234,118 @@ struct ActionsRunTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stderr)")
         #expect(stderr.isEmpty, "no warnings either: \(stderr)")
+    }
+
+    /// `gesturectl run --check` on `file`: exit status and standard error.
+    static func check(_ file: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
+        process.arguments = ["run", "--actions", file, "--check"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
+    static let desktops = ["gnome", "kde", "sway", "hyprland", "niri", "generic"]
+
+    @Test("run --check accepts the example actions file of each desktop, which uses its own commands or keys", arguments: desktops)
+    func desktopExampleIsValid(desktop: String) throws {
+        let path = BinaryTests.packageRoot.appendingPathComponent("config/actions/\(desktop).conf").path
+        let result = try Self.check(path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "no warnings either: \(result.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let own: [String: String] = [
+            "kde": "org.kde.kglobalaccel.Component.invokeShortcut", "sway": "Command=swaymsg workspace next",
+            "hyprland": "Command=hyprctl dispatch workspace +1", "niri": "Command=niri msg action focus-workspace-down",
+        ]
+        if let command = own[desktop] {
+            #expect(text.contains(command), "\(desktop) uses its own command interface")
+        } else {
+            #expect(text.contains("\nKeys="), "\(desktop) uses keys")
+        }
+    }
+
+    @Test("the example directory holds exactly the documented desktops")
+    func desktopExamplesAreTheDocumentedOnes() throws {
+        let directory = BinaryTests.packageRoot.appendingPathComponent("config/actions").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".conf") }.sorted()
+        #expect(files == Self.desktops.map { "\($0).conf" }.sorted())
+    }
+
+    @Test("run --check reports bad Keys= and Click= values with file:line:column and the closest name")
+    func badKeysAndClicks() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let actions = dir.appendingPathComponent("actions.conf")
+        try """
+            [Action typo]
+            Kind=swipe
+            Keys=super+Page_Upp
+
+            [Action empty-part]
+            Kind=swipe
+            Keys=ctrl++
+
+            [Action button]
+            Kind=tap
+            Click=lefft
+
+            [Action two-effects]
+            Kind=tap
+            Click=left
+            Command=true
+
+            [Action fine]
+            Kind=tap
+            Keys=ctrl+alt+Delete
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+        let result = try Self.check(actions.path)
+        let file = actions.path
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("\(file):3:12: error: unknown key 'Page_Upp' in Keys= (did you mean 'KEY_PAGEUP'?)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file):7:11: error: empty key name in Keys=ctrl++"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file):11:7: error: unknown button 'lefft' in Click= (did you mean 'left'?)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file):16:1: error: Command= given after Click= (line 15) in [Action two-effects]"), "\(result.stderr)")
+        #expect(!result.stderr.contains(":20:"), "Keys=ctrl+alt+Delete is fine: \(result.stderr)")
+    }
+
+    @Test("run --check warns about Keys= on every event of a continuous gesture, not once per gesture")
+    func keysOnEveryChangedEventWarn() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let actions = dir.appendingPathComponent("actions.conf")
+        try """
+            [Action zoom-every-event]
+            Kind=pinch
+            State=changed
+            Keys=ctrl+plus
+
+            [Action pan-any-state]
+            Kind=pan
+            Click=left
+
+            [Action zoom-once]
+            Kind=pinch
+            State=changed
+            Once=yes
+            Keys=ctrl+plus
+
+            [Action pan-ended]
+            Kind=pan
+            State=ended
+            Keys=super
+
+            """.write(to: actions, atomically: true, encoding: .utf8)
+        let result = try Self.check(actions.path)
+        #expect(result.status == 0, "warnings only: \(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(actions.path):4:1: warning: [Action zoom-every-event] presses Keys=ctrl+plus on every event of a continuous gesture"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(actions.path):8:1: warning: [Action pan-any-state] presses Click=left on every event"), "\(result.stderr)")
     }
 
     @Test("listen --json prints the daemon's lines unchanged, filtered by --kind and --state")

@@ -51,6 +51,32 @@ struct GesturePipelineTests {
         #expect(ConsistencyChecker.check(downOutputs, requireClosed: true).isEmpty)
     }
 
+    /// Found by the pipeline fuzz target (`Fuzz/Regressions/pipeline/pressure-drop-overflow`):
+    /// a touchpad contact whose pressure jumps from `Int32.max` to `Int32.min` as another
+    /// lands trapped the touch filter's split check (`before - now` in `Int32`).
+    @Test("a pressure drop across the whole Int32 range as a contact lands is a drop, not a trap")
+    func pressureDropAcrossInt32() throws {
+        let device = try Self.clickpad()
+        let configuration = Replay.shippedConfiguration.engineConfiguration(for: device, kind: .touchpad)
+        var pipeline = GesturePipeline(node: "test", device: device, configuration: configuration)
+        var events: [RawEvent] = []
+        var time = Timestamp(microseconds: 1_000_000)
+        func add(_ usage: EventUsage, _ value: Int32) { events.append(RawEvent(time: time, usage: usage, value: value)) }
+        func syn() {
+            add(.synReport, 0)
+            time = time.adding(seconds: 0.01)
+        }
+        add(.absMTSlot, 0); add(.absMTTrackingID, 1); add(.absMTPositionX, 1000); add(.absMTPositionY, 1000)
+        add(.absMTPressure, .max); add(.btnTouch, 1); add(.btnToolFinger, 1); syn()
+        add(.absMTPressure, .max - 1); syn()
+        add(.absMTPressure, .min); add(.absMTSlot, 1); add(.absMTTrackingID, 2); add(.absMTPositionX, 1500)
+        add(.absMTPositionY, 1000); add(.absMTPressure, 30); add(.btnToolFinger, 0); add(.btnToolDoubleTap, 1); syn()
+        add(.absMTSlot, 0); add(.absMTTrackingID, -1); add(.absMTSlot, 1); add(.absMTTrackingID, -1)
+        add(.btnTouch, 0); add(.btnToolDoubleTap, 0); syn()
+        let outputs = pipeline.feed(events) + pipeline.finishReplay()
+        #expect(ConsistencyChecker.check(outputs, requireClosed: true).isEmpty)
+    }
+
     /// Three fingers on the clickpad that rest `rest` seconds, then sweep 30 mm left in 1 s
     /// (a slow start: 3 mm by 0.5 s after landing, below the swipe's minimum movement then).
     static func restingSwipe(rest: Double, device: DeviceDescription) -> [RawEvent] {

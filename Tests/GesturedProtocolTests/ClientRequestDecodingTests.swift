@@ -77,7 +77,7 @@ struct ClientRequestDecodingTests {
             (#"{"type":"ping","id":1.5}"#, .badRequest, "field 'id' must be an integer", nil),
             (
                 #"{"type":"frobnicate","id":3}"#, .unknownRequest,
-                "unknown request type 'frobnicate' (known: hello, subscribe, unsubscribe, list_devices, status, reload, ping)",
+                "unknown request type 'frobnicate' (known: hello, subscribe, unsubscribe, list_devices, status, reload, ping, send_keys, click)",
                 3
             ),
             (#"{"type":"hello","id":9,"client_name":"x"}"#, .badRequest, "hello: missing field 'protocol_version'", 9),
@@ -97,11 +97,26 @@ struct ClientRequestDecodingTests {
                 #"{"type":"subscribe","raw_touches":1}"#, .badRequest,
                 "subscribe: field 'raw_touches' must be a boolean", nil
             ),
+            (#"{"type":"send_keys","id":6}"#, .badRequest, "send_keys: missing field 'keys'", 6),
+            (#"{"type":"send_keys","keys":"super+Page_Up"}"#, .badRequest, "send_keys: field 'keys' must be an array", nil),
+            (#"{"type":"click","id":7,"button":1}"#, .badRequest, "click: field 'button' must be a string", 7),
         ]
     )
     func errors(line: String, code: ErrorCode, message: String, id: Int?) {
         let error = decodeError(line)
         #expect(error == ProtocolError(code: code, message: message, requestID: id))
+    }
+
+    @Test("send_keys and click decode with their optional device, and encode back to the same line")
+    func inputRequests() throws {
+        let keysLine = #"{"device":"/dev/input/event5","id":4,"keys":["super","Page_Up"],"type":"send_keys"}"#
+        let keys = try MessageDecoder().decodeRequest(Array(keysLine.utf8))
+        #expect(keys == ClientMessage(id: 4, .sendKeys(SendKeysRequest(keys: ["super", "Page_Up"], device: "/dev/input/event5"))))
+        #expect(try MessageEncoder().encodeString(keys) == keysLine + "\n")
+        let clickLine = #"{"button":"left","type":"click"}"#
+        let click = try MessageDecoder().decodeRequest(Array(clickLine.utf8))
+        #expect(click == ClientMessage(.click(ClickRequest(button: "left"))))
+        #expect(try MessageEncoder().encodeString(click) == clickLine + "\n")
     }
 
     @Test("an unknown state is a bad request naming the field")

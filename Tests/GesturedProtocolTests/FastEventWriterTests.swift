@@ -38,7 +38,7 @@ struct FastEventWriterTests {
         var g = Generator(state: seed)
         let encoder = MessageEncoder()
         for _ in 0..<200 {
-            let message = GestureEventMessage(
+            var message = GestureEventMessage(
                 name: g.text(), kind: ["tap", "pinch", "edge_pan", "tickle"][Int(g.next() % 4)],
                 state: WireGestureState.allCases[Int(g.next() % 5)], device: g.text(), deviceName: g.text(),
                 timeUS: Int64(g.next() % 1_000_000_000_000), gestureID: "event5:\(g.next() % 1000)", fingers: Int(g.next() % 10),
@@ -48,8 +48,10 @@ struct FastEventWriterTests {
                 velocityMMPerS: g.maybe { WireVector(x: $0.double(), y: $0.double()) },
                 scale: g.maybe { $0.double() }, scaleVelocity: g.maybe { $0.double() }, rotation: g.maybe { $0.double() },
                 rotationVelocity: g.maybe { $0.double() }, approximateUnits: g.next() % 2 == 0,
-                values: g.next() % 3 == 0 ? ["strokes": g.double(), "a/b": g.double()] : [:]
+                values: g.next() % 3 == 0 ? ["strokes": g.double(), "a/b": g.double()] : [:],
+                locked: g.maybe { $0.next() % 2 == 0 }
             )
+            if g.next() % 2 == 0 { message.touchesConsumed = true }
             let fast = try #require(FastEventWriter.gesture(message))
             let reference = try encoder.line("gesture", message)
             #expect(String(decoding: fast, as: UTF8.self) == String(decoding: reference, as: UTF8.self))

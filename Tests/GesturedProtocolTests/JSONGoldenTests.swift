@@ -88,7 +88,7 @@ struct JSONGoldenTests {
         arguments: [
             (
                 DaemonMessage.hello(HelloReply(id: 1, daemonVersion: "0.1.0", capabilities: ["gestures", "hotplug"])),
-                #"{"capabilities":["gestures","hotplug"],"daemon_version":"0.1.0","id":1,"protocol_minor":0,"#
+                #"{"capabilities":["gestures","hotplug"],"daemon_version":"0.1.0","id":1,"protocol_minor":1,"#
                     + #""protocol_version":1,"type":"hello"}"#
             ),
             (.ok(OkReply(id: 2, request: "subscribe")), #"{"id":2,"request":"subscribe","type":"ok"}"#),

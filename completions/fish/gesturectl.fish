@@ -26,7 +26,7 @@ function __gesturectl_devices --description 'evdev nodes, and the devices the da
     command gesturectl (__gesturectl_socket) devices 2>/dev/null | string match -rv '^no touch devices' | string split -f1 \t
 end
 
-set -l __gesturectl_verbs status devices list-devices listen debug-events run reload ping record synthesize check-config gestures
+set -l __gesturectl_verbs status devices list-devices listen debug-events run send-keys click reload ping record synthesize check-config gestures
 
 complete -c gesturectl -f
 complete -c gesturectl -l socket -r -F -d 'daemon socket'
@@ -38,6 +38,9 @@ complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" 
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a listen -d 'print gestures as they happen'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a debug-events -d 'print gestures as they happen'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a run -d 'run actions.conf commands for gestures'
+complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a send-keys -d 'press a key combination through the daemon'
+complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a click -d 'click a button through the daemon'
+complete -c gesturectl -n '__fish_seen_subcommand_from click' -a 'left right middle side extra forward back task'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a reload -d 'reload the daemon configuration'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a ping -d 'check that the daemon answers'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a record -d 'write a device as evemu text'

@@ -137,6 +137,7 @@ extension GestureEngine {
         out.reserveCapacity(out.count + sinkOutput.count + actions.count)
         for event in sinkOutput { out.append(.touch(event)) }
         for event in actions { out.append(.gesture(event)) }
+        rearmRestartsFailedOnLanding()
         resetFinishedRecognizers()
         dropFinishedTouches()
     }
@@ -156,13 +157,15 @@ extension GestureEngine {
     }
 
     mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
-        let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position)
+        let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position, slot: touch.slot)
         if let r = sink.firstIndex(where: { $0.id == touch.id }) {
             sink[r].position = touch.position
+            sink[r].slot = touch.slot
             sink[r].incoming.append(event)
             if phase == .ended || phase == .cancelled { sink[r].deviceDone = true }
         } else {
             var record = SinkRecord(id: touch.id, position: touch.position)
+            record.slot = touch.slot
             record.incoming.append(event)
             record.deviceDone = phase == .ended || phase == .cancelled
             sink.append(record)
@@ -287,8 +290,21 @@ extension GestureEngine {
         for i in slots.indices {
             // Most slots hold nothing: skip them before passing a list (a retain) around.
             if slots[i].held.isEmpty { continue }
-            if !frameBegan.isEmpty { deliver(.began, from: frameBegan, to: i) }
-            if !frameMoved.isEmpty { deliver(.moved, from: frameMoved, to: i) }
+            // A finished recognizer keeps its touches until the sequence ends (it stays out,
+            // spec deviation "stays failed") but takes no calls: skip it before `deliver`.
+            if slots[i].state.isFinal || (slots[i].isDiscrete && slots[i].pending == .recognized) { continue }
+            if !frameBegan.isEmpty {
+                if slots[i].movesDeferred { catchUpDeferredMoves(of: i) }
+                deliver(.began, from: frameBegan, to: i)
+            }
+            if !frameMoved.isEmpty {
+                if slots[i].held.count < slots[i].movesDecideFrom {
+                    // Fewer touches than its moves need: only positions, delivered later.
+                    slots[i].movesDeferred = true
+                } else {
+                    deliver(.moved, from: frameMoved, to: i)
+                }
+            }
             if !frameEnded.isEmpty { deliver(.ended, from: frameEnded, to: i) }
             if !frameCancelled.isEmpty { deliver(.cancelled, from: frameCancelled, to: i) }
         }
@@ -298,6 +314,26 @@ extension GestureEngine {
             for touch in frameEnded { slots[i].release(touch.id) }
             for touch in frameCancelled { slots[i].release(touch.id) }
         }
+    }
+
+    /// Hands slot `i` the positions its touches had before this frame (the moves it was not
+    /// given while it held too few touches, ``Slot/movesDecideFrom``), as one `touchesMoved`:
+    /// what it would know had it seen every move, before the touch landing now joins them.
+    private mutating func catchUpDeferredMoves(of i: Int) {
+        slots[i].movesDeferred = false
+        var buffer = subset
+        subset = []
+        buffer.removeAll(keepingCapacity: true)
+        for touch in active where slots[i].holds(touch.id) && !frameBegan.contains(where: { $0.id == touch.id }) {
+            var known = touch
+            // Moved in this frame: the move itself is delivered after the landing, as always.
+            if let moved = frameMoved.first(where: { $0.id == touch.id }) { known.position = moved.previousPosition }
+            known.phase = .moved
+            buffer.append(known)
+        }
+        if !buffer.isEmpty { invoke(i, .moved, buffer) }
+        buffer.removeAll(keepingCapacity: true)
+        subset = buffer
     }
 
     private mutating func deliver(_ phase: TouchPhase, from list: [Touch], to i: Int) {
@@ -705,7 +741,7 @@ extension GestureEngine {
 
     mutating func recordAction(_ i: Int, _ state: GestureState) {
         let v = slots[i].currentValues(at: now)
-        let event = GestureEvent(
+        var event = GestureEvent(
             name: slots[i].configuration.name,
             kind: slots[i].gestureKind,
             state: state,
@@ -728,12 +764,44 @@ extension GestureEngine {
             scalarVelocity: v.scalarVelocity,
             values: v.values
         )
+        deriveMotion(of: &event, slot: i)
         if state == .changed, let k = slots[i].changedActionIndex {
             actions[k] = event
             return
         }
         if state == .changed { slots[i].changedActionIndex = actions.count }
         actions.append(event)
+    }
+
+    /// The values a shell needs besides the recognizer's (``GestureMotion``): a continuous
+    /// gesture's deltas since its previous event (a `changed` that replaces one of the same
+    /// step measures from the event before that one), its translation as a fraction of the
+    /// surface, and its fling on `ended`; a discrete one's translation fraction.
+    mutating func deriveMotion(of event: inout GestureEvent, slot i: Int) {
+        guard !slots[i].isDiscrete else {
+            if let t = event.translation {
+                event.translationFraction = GestureMotion.fraction(
+                    of: t,
+                    surfaceWidth: surfaceWidth,
+                    surfaceHeight: surfaceHeight
+                )
+            }
+            return
+        }
+        let reference: GestureMotion.Reference
+        switch event.state {
+        case .began:
+            reference = .start
+        case .changed where slots[i].changedActionIndex != nil:
+            reference = slots[i].motionBeforeChanged
+        case .changed:
+            reference = slots[i].motion
+            slots[i].motionBeforeChanged = reference
+        default:
+            reference = slots[i].motion
+        }
+        event.deriveMotion(from: reference, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+        slots[i].motion = event.motionReference
     }
 
     // MARK: - Settle loop (spec §5.5 step 4)
@@ -828,7 +896,7 @@ extension GestureEngine {
         for i in slots.indices {
             let isFinal = slots[i].state.isFinal
             guard isFinal || (!slots[i].isEnabled && !slots[i].history.isEmpty) else { continue }
-            if isFinal, slots[i].isEnabled {
+            if isFinal, slots[i].isEnabled, !slots[i].restartsWithTouchesDown {
                 // Still waiting, and no touch lifted: nothing to look at, nothing to write.
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded && slots[i].timers.isEmpty { continue }
                 if slots[i].awaitsSequenceEnd && !sequenceMayHaveEnded || sequenceIsOpen(for: i) {
@@ -844,6 +912,16 @@ extension GestureEngine {
             slots[i].pending = .none
             slots[i].settling = false
             slots[i].yields = false
+            slots[i].movesDeferred = false
+            slots[i].fingersOutOfRangeSince = nil
+            if slots[i].restartsWithTouchesDown {
+                slots[i].restartsWithTouchesDown = false
+                slots[i].reoffersTouches = slots[i].isEnabled
+                if slots[i].isEnabled { reoffersTouches = true }
+            } else {
+                slots[i].reoffersTouches = false
+                slots[i].restartsOnLandingFailure = false
+            }
             slots[i].timers.removeAll(keepingCapacity: true)
             slots[i].held.removeAll(keepingCapacity: true)
             slots[i].history.removeAll(keepingCapacity: true)

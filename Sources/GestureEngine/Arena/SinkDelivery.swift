@@ -81,7 +81,8 @@ extension GestureEngine {
         if record.owned {
             if record.reached {
                 output.append(
-                    SinkTouchEvent(touch: record.id, phase: .cancelled, timestamp: now, position: record.position)
+                    SinkTouchEvent(
+                        touch: record.id, phase: .cancelled, timestamp: now, position: record.position, slot: record.slot)
                 )
             }
             record.finished = true
@@ -118,7 +119,8 @@ extension GestureEngine {
                 if record.endCancelled {
                     if record.reached {
                         output.append(
-                            SinkTouchEvent(touch: end.touch, phase: .cancelled, timestamp: now, position: end.position)
+                            SinkTouchEvent(
+                                touch: end.touch, phase: .cancelled, timestamp: now, position: end.position, slot: end.slot)
                         )
                     }
                 } else {

@@ -44,6 +44,12 @@ struct Slot: Sendable {
     var pendingSerial: UInt64 = 0
     /// The fewest fingers this recognizer can begin with (kind and policy).
     let minimumFingers: Int
+    /// While it holds fewer touches than this, the recognizer's moves only keep its touches'
+    /// positions (``AnyRecognizer/movesDecideFrom``): the arena defers them.
+    let movesDecideFrom: Int
+    /// Moves were deferred since the recognizer last saw its touches' positions: it is brought
+    /// up to date before its next `touchesBegan` (``GestureEngine/deliverFrame()``).
+    var movesDeferred = false
     /// Touches held now: offered, not ignored, not ended.
     var held: [TouchID] = []
     /// Touches held since the last reset, minus ignored ones (spec §5.1 history).
@@ -52,6 +58,22 @@ struct Slot: Sendable {
     var sequence: UInt64 = 0
     /// Index in this step's action list of this slot's `changed`, to coalesce.
     var changedActionIndex: Int?
+    /// What the attempt's last event reported (the deltas of the next are measured from it),
+    /// and what the event before this step's `changed` reported (a `changed` replaced in the
+    /// same step measures from there).
+    var motion = GestureMotion.Reference.start
+    var motionBeforeChanged = GestureMotion.Reference.start
+    /// Since when the gesture in progress holds a finger count outside its range
+    /// (``GestureEngine/checkFingerRange()``); nil while within it.
+    var fingersOutOfRangeSince: Timestamp?
+    /// The most fingers this recognizer works with (kind and policy).
+    let maximumFingers: Int
+    /// Cancelled for its finger count: resets at once instead of waiting for the sequence to
+    /// end, then (``reoffersTouches``) takes the touches still down at the next step.
+    var restartsWithTouchesDown = false
+    var reoffersTouches = false
+    /// A fresh attempt after such a cancel: failing on a landing starts it over again.
+    var restartsOnLandingFailure = false
 
     var name: String { configuration.name }
     var isEnabled: Bool { configuration.isEnabled }
@@ -68,6 +90,8 @@ struct Slot: Sendable {
         self.isDiscrete = configuration.kind.isDiscrete
         self.gestureKind = configuration.kind.gestureKind
         self.minimumFingers = max(configuration.kind.minimumFingers, configuration.policy.minimumFingers)
+        self.movesDecideFrom = recognizer.movesDecideFrom
+        self.maximumFingers = min(configuration.kind.maximumFingers, configuration.policy.maximumFingers)
         self.declarationIndex = declarationIndex
         self.area = area
     }
@@ -115,6 +139,8 @@ struct Slot: Sendable {
 struct SinkRecord: Sendable {
     var id: TouchID
     var position: PhysicalPoint
+    /// The kernel slot of the touch's last report.
+    var slot = 0
     /// The touch's `began` reached the sink.
     var reached = false
     /// `ended` or `cancelled` reached the sink, or the sink will never see more of it.

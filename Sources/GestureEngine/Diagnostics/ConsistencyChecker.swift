@@ -119,6 +119,16 @@ public struct ConsistencyChecker: Sendable {
         if let v = event.translation { numbers += [("translation.x", v.x), ("translation.y", v.y)] }
         if let v = event.velocity { numbers += [("velocity.x", v.x), ("velocity.y", v.y)] }
         if let v = event.scalarVelocity { numbers.append(("scalarVelocity", v)) }
+        if let v = event.translationDelta { numbers += [("translationDelta.x", v.x), ("translationDelta.y", v.y)] }
+        if let v = event.translationFraction { numbers += [("translationFraction.x", v.x), ("translationFraction.y", v.y)] }
+        if let v = event.scaleDelta { numbers.append(("scaleDelta", v)) }
+        if let v = event.rotationDelta { numbers.append(("rotationDelta", v)) }
+        if let f = event.fling {
+            numbers += [
+                ("fling.restLocation.x", f.restLocation.x), ("fling.restLocation.y", f.restLocation.y),
+                ("fling.duration", f.duration),
+            ]
+        }
         for (key, value) in event.values.sorted(by: { $0.key < $1.key }) { numbers.append((key, value)) }
         for (key, value) in numbers where !value.isFinite {
             report("'\(event.name)' \(key) is \(value)")

@@ -264,7 +264,10 @@ enum Scan {
     /// `sec.usec` (the fraction is microseconds; fewer than six digits are a decimal fraction).
     static func timestamp(_ text: Substring) -> Timestamp? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2, let seconds = Int64(parts[0]), seconds >= 0 else { return nil }
+        // Seconds past Int64.max / 10⁶ (about 292 000 years) do not fit in microseconds.
+        guard parts.count == 1 || parts.count == 2, let seconds = Int64(parts[0]), seconds >= 0,
+            seconds < Int64.max / 1_000_000
+        else { return nil }
         guard parts.count == 2 else { return Timestamp(seconds: seconds, microseconds: 0) }
         let fraction = parts[1]
         guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy(\.isASCIIDigit) else { return nil }

@@ -95,7 +95,8 @@ struct TapGuardStage: TouchFilterStage {
             guard let now = touch.pressure, let contact = table[table.resolved(touch.id)], let before = contact.lastPressure,
                 before > 0
             else { continue }
-            if Double(before - now) >= settings.splitPressureDrop * Double(before) { return touch.position }
+            // In Double: a device may report any Int32 pressure, and max − min overflows Int32.
+            if Double(before) - Double(now) >= settings.splitPressureDrop * Double(before) { return touch.position }
         }
         return nil
     }

@@ -169,6 +169,12 @@ public struct FrameAssembler: Sendable {
     /// `BTN_TOUCH` appeared in the stream (protocol A then trusts it for "nothing touches").
     private var touchKeySeen = false
 
+    /// The position axes' ranges (nil when the device's own is inverted) and whether a value
+    /// outside each was noted yet: once per axis, as libinput does, since real touchpads
+    /// overshoot their ranges a little and a note per event would drown the log.
+    private let positionRanges: (x: ClosedRange<Int32>?, y: ClosedRange<Int32>?)
+    private var positionRangeNoted = (x: false, y: false)
+
     /// The most diagnostics kept between two ``drainDiagnostics()`` calls; a device spewing
     /// nonsense must not grow memory without bound.
     private static let diagnosticLimit = 64
@@ -191,6 +197,11 @@ public struct FrameAssembler: Sendable {
         } else {
             mode = .singleTouch
         }
+        func range(_ usage: EventUsage) -> ClosedRange<Int32>? {
+            guard let axis = device.axis(usage), axis.minimum <= axis.maximum else { return nil }
+            return axis.minimum...axis.maximum
+        }
+        positionRanges = mode == .singleTouch ? (range(.absX), range(.absY)) : (range(.absMTPositionX), range(.absMTPositionY))
         slots = Array(repeating: Slot(), count: mode == .protocolB ? max(1, device.slotCount) : 1)
         if mode == .protocolB {
             for index in slots.indices {
@@ -345,9 +356,11 @@ public struct FrameAssembler: Sendable {
         case .absMTPositionX:
             slots[currentSlot].x = value
             slots[currentSlot].xKnown = true
+            if !positionRangeNoted.x { checkPositionRange(event) }
         case .absMTPositionY:
             slots[currentSlot].y = value
             slots[currentSlot].yKnown = true
+            if !positionRangeNoted.y { checkPositionRange(event) }
         case .absMTPressure:
             slots[currentSlot].pressure = value
         case .absMTTouchMajor:
@@ -498,8 +511,12 @@ public struct FrameAssembler: Sendable {
 
     private mutating func absSingleTouch(_ event: RawEvent) {
         switch event.usage {
-        case .absX: slots[0].x = event.value
-        case .absY: slots[0].y = event.value
+        case .absX:
+            slots[0].x = event.value
+            if !positionRangeNoted.x { checkPositionRange(event) }
+        case .absY:
+            slots[0].y = event.value
+            if !positionRangeNoted.y { checkPositionRange(event) }
         case .absPressure: slots[0].pressure = event.value
         default: break
         }
@@ -771,6 +788,14 @@ public struct FrameAssembler: Sendable {
             count = max(1, slots.count { $0.contact.map { $0.suppression != .tool } ?? false })
         }
         return count
+    }
+
+    /// Notes, once per axis, a position outside the axis range the device declared.
+    private mutating func checkPositionRange(_ event: RawEvent) {
+        let isX = event.usage == .absMTPositionX || event.usage == .absX
+        guard let range = isX ? positionRanges.x : positionRanges.y, !range.contains(event.value) else { return }
+        if isX { positionRangeNoted.x = true } else { positionRangeNoted.y = true }
+        note("\(event.usage) value \(event.value) outside the device's range \(range.lowerBound)…\(range.upperBound) (noted once per axis)")
     }
 
     private mutating func note(_ message: String) {

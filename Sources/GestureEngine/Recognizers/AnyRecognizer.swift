@@ -70,6 +70,21 @@ enum AnyRecognizer: Sendable {
         }
     }
 
+    /// The fewest touches with which a move can change anything but the recognizer's record
+    /// of where its touches are; 0 when every move may matter. A swipe needing N touches,
+    /// holding fewer, only stores positions on a move: its duration timer fails it at the
+    /// same instant as a move's own duration check would (timers due by a frame's time fire
+    /// before the frame), its move clock restarts when a touch lands, and it judges nothing
+    /// until the N-th touch lands. The arena defers such moves and hands the recognizer its
+    /// touches' positions before the next landing (``GestureEngine/deliverFrame()``), so a
+    /// 3- or 4-finger swipe kept possible beside two moving fingers costs nothing per frame.
+    var movesDecideFrom: Int {
+        switch self {
+        case .swipe(let r): r.parameters.numberOfTouchesRequired
+        case .tap, .longPress, .pan, .edgePan, .pinch, .rotation, .custom, .vacant: 0
+        }
+    }
+
     /// ``values(at:)`` without copying the recognizer out of the enum (the engine's hot path).
     mutating func currentValues(at now: Timestamp) -> GestureValues {
         let values: GestureValues

@@ -69,6 +69,19 @@ public enum RecognizerKind: Hashable, Sendable {
         }
     }
 
+    /// The most fingers this kind works with: its required number for pinch, rotation and
+    /// long press, its maximum for pans; no limit otherwise.
+    public var maximumFingers: Int {
+        switch self {
+        case .longPress(let p): p.numberOfTouchesRequired
+        case .pan(let p): p.maximumNumberOfTouches
+        case .edgePan(let p): p.maximumNumberOfTouches
+        case .pinch(let p): max(p.numberOfTouchesRequired, 2)
+        case .rotation(let p): max(p.numberOfTouchesRequired, 2)
+        case .tap, .swipe, .tickle, .custom: Int.max
+        }
+    }
+
     /// Discrete kinds emit one `recognized`; continuous ones began…ended.
     public var isDiscrete: Bool {
         switch self {
@@ -150,6 +163,13 @@ public struct EngineConfiguration: Hashable, Sendable {
     /// after the first finger does not begin before a second finger landing 25 ms after it.
     /// Later in the window it begins at once and yields to a landing. 0 = never waits.
     public var continuousSettling = EngineConfiguration.defaultContinuousSettling
+    /// Seconds a continuous gesture in progress may hold a finger count outside its range
+    /// (fewer than its minimum, more than its maximum, some fingers still down) before it is
+    /// cancelled: the finger count changed in a way that ends it, and a shell snaps back.
+    /// Fingers that all lift within this time end it as usual. `.infinity` = never (spec §4.3,
+    /// §4.6: a pan re-bases, a pinch waits for its pair). DESIGN.md "What a shell needs to
+    /// follow a gesture".
+    public var fingerChangeTimeout = EngineConfiguration.defaultFingerChangeTimeout
 
     /// The default ``settlingWindow``: 0.1 s, libinput's debounce of finger-count changes. In
     /// the labelled corpus every two-finger tap and pinch lands within 61 ms, three- and
@@ -162,17 +182,24 @@ public struct EngineConfiguration: Hashable, Sendable {
     /// 10–20 ms to pass its hysteresis anyway.
     public static let defaultContinuousSettling = 0.04
 
+    /// The default ``fingerChangeTimeout``: 0.1 s, libinput's `DEFAULT_GESTURE_SWITCH_TIMEOUT`
+    /// (a touchpad gesture whose finger count changed and stayed changed that long is
+    /// cancelled; all fingers lifting at once end it).
+    public static let defaultFingerChangeTimeout = 0.1
+
     public init(
         recognizers: [RecognizerConfiguration] = [],
         maxTouches: Int = 10,
         sloppiness: Double = 1.0,
         settlingWindow: Double = EngineConfiguration.defaultSettlingWindow,
-        continuousSettling: Double = EngineConfiguration.defaultContinuousSettling
+        continuousSettling: Double = EngineConfiguration.defaultContinuousSettling,
+        fingerChangeTimeout: Double = EngineConfiguration.defaultFingerChangeTimeout
     ) {
         self.recognizers = recognizers
         self.maxTouches = maxTouches
         self.sloppiness = sloppiness
         self.settlingWindow = settlingWindow
         self.continuousSettling = continuousSettling
+        self.fingerChangeTimeout = fingerChangeTimeout
     }
 }

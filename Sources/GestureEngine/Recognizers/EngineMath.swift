@@ -1,6 +1,27 @@
-// Trigonometry for the engine. The standard library has no atan2/acos and the engine may not
-// import Glibc (STYLE.md B3), so the two functions the recognizers need are written here:
-// argument reduction plus a short Taylor series, accurate to about 1e-15 rad.
+// Trigonometry for the engine. The standard library has no atan2/acos/sin/cos and the engine
+// may not import Glibc (STYLE.md B3), so the functions the recognizers and the synthesizer
+// need are written here: argument reduction plus a short Taylor series, accurate to about
+// 1e-15 rad (atan) and 1e-12 (sine, far beyond what device units resolve).
+
+/// Sine and cosine for code that may import no libm module: the synthesizer here and
+/// `gestured-eval`'s stress scripts (which lint keeps off Glibc too), so both draw the same arcs.
+public enum EngineMath {
+    /// sin(x), Taylor series after reducing `x` to [−π, π].
+    public static func sine(_ x: Double) -> Double {
+        var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+        if r > Double.pi { r -= 2 * Double.pi } else if r < -Double.pi { r += 2 * Double.pi }
+        var term = r
+        var sum = r
+        for n in 1..<20 {
+            term *= -r * r / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
+        return sum
+    }
+
+    /// cos(x) = sin(x + π/2).
+    public static func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }
+}
 
 /// atan(x) for any finite x, radians.
 func atanApprox(_ x: Double) -> Double {

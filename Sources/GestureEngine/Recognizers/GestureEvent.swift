@@ -84,6 +84,17 @@ public struct GestureEvent: Hashable, Sendable {
     public var scalarVelocity: Double?
     /// Custom recognizers' extra values.
     public var values: [String: Double]
+    /// Continuous gestures: ``translation`` minus the attempt's previous event's (mm; `began`
+    /// counts from zero). Derived by the engine, as the next four.
+    public var translationDelta: PhysicalPoint?
+    /// ``translation`` as a fraction of the surface width and height.
+    public var translationFraction: PhysicalPoint?
+    /// Continuous gestures: ``scale`` minus the previous event's (`began` counts from 1).
+    public var scaleDelta: Double?
+    /// Continuous gestures: ``rotation`` minus the previous event's, radians.
+    public var rotationDelta: Double?
+    /// `ended` of a gesture with a translation and a velocity: where it would come to rest.
+    public var fling: Fling?
 
     public init(
         name: String,
@@ -102,7 +113,12 @@ public struct GestureEvent: Hashable, Sendable {
         translation: PhysicalPoint? = nil,
         velocity: PhysicalPoint? = nil,
         scalarVelocity: Double? = nil,
-        values: [String: Double] = [:]
+        values: [String: Double] = [:],
+        translationDelta: PhysicalPoint? = nil,
+        translationFraction: PhysicalPoint? = nil,
+        scaleDelta: Double? = nil,
+        rotationDelta: Double? = nil,
+        fling: Fling? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -121,6 +137,11 @@ public struct GestureEvent: Hashable, Sendable {
         self.velocity = velocity
         self.scalarVelocity = scalarVelocity
         self.values = values
+        self.translationDelta = translationDelta
+        self.translationFraction = translationFraction
+        self.scaleDelta = scaleDelta
+        self.rotationDelta = rotationDelta
+        self.fling = fling
     }
 }
 
@@ -131,12 +152,16 @@ public struct SinkTouchEvent: Hashable, Sendable {
     public var phase: TouchPhase
     public var timestamp: Timestamp
     public var position: PhysicalPoint
+    /// The kernel slot the touch is reported in (0 on single-touch devices): where a uinput
+    /// clone of the device finds the touch's raw values.
+    public var slot: Int
 
-    public init(touch: TouchID, phase: TouchPhase, timestamp: Timestamp, position: PhysicalPoint) {
+    public init(touch: TouchID, phase: TouchPhase, timestamp: Timestamp, position: PhysicalPoint, slot: Int = 0) {
         self.touch = touch
         self.phase = phase
         self.timestamp = timestamp
         self.position = position
+        self.slot = slot
     }
 }
 

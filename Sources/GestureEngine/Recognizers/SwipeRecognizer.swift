@@ -21,9 +21,21 @@ struct SwipeRecognizer: CustomRecognizer {
     private var lastMoveTime = Timestamp.zero
     private var startCentroid = PhysicalPoint.zero
     private(set) var recognizedDirection: Direction?
+    /// `parameters.directions` as flags (left, right, up, down), read on every judged move
+    /// without hashing a `Set` of `String`-backed directions.
+    private let allows: DirectionFlags
+
+    struct DirectionFlags: Sendable, Hashable {
+        var left: Bool
+        var right: Bool
+        var up: Bool
+        var down: Bool
+    }
 
     init(parameters: SwipeParameters) {
         self.parameters = parameters
+        let d = parameters.directions
+        allows = DirectionFlags(left: d.contains(.left), right: d.contains(.right), up: d.contains(.up), down: d.contains(.down))
     }
 
     var kind: GestureKind { .swipe }
@@ -31,8 +43,8 @@ struct SwipeRecognizer: CustomRecognizer {
 
     func isEnabled(_ axis: Axis) -> Bool {
         switch axis {
-        case .horizontal: parameters.directions.contains(.left) || parameters.directions.contains(.right)
-        case .vertical: parameters.directions.contains(.up) || parameters.directions.contains(.down)
+        case .horizontal: allows.left || allows.right
+        case .vertical: allows.up || allows.down
         }
     }
 
@@ -67,16 +79,14 @@ struct SwipeRecognizer: CustomRecognizer {
     ) -> Verdict {
         let p: Double
         let q: Double
-        let positive: Direction
-        let negative: Direction
+        let allowsPositive: Bool
+        let allowsNegative: Bool
         switch axis {
         case .horizontal:
-            (p, q, positive, negative) = (d.x, d.y, .right, .left)
+            (p, q, allowsPositive, allowsNegative) = (d.x, d.y, allows.right, allows.left)
         case .vertical:
-            (p, q, positive, negative) = (d.y, d.x, .down, .up)
+            (p, q, allowsPositive, allowsNegative) = (d.y, d.x, allows.down, allows.up)
         }
-        let allowsPositive = parameters.directions.contains(positive)
-        let allowsNegative = parameters.directions.contains(negative)
         let tolerance = parameters.wrongDirectionTolerance
         if allowsPositive, !allowsNegative, p < -tolerance { return .reject }
         if allowsNegative, !allowsPositive, p > tolerance { return .reject }

@@ -175,7 +175,7 @@ extension GestureSynthesizer {
                     let fraction = Double(step) / Double(steps)
                     let radius = startRadius + (endRadius - startRadius) * fraction
                     let theta = base + angle * fraction
-                    let position = middle + PhysicalPoint(x: cosine(theta), y: sine(theta)) * radius
+                    let position = middle + PhysicalPoint(x: EngineMath.cosine(theta), y: EngineMath.sine(theta)) * radius
                     if step == 0 { keyframes.append(.init(time: 0, position: position)) }
                     keyframes.append(.init(time: settle + duration * fraction, position: position))
                 }
@@ -201,19 +201,3 @@ extension GestureSynthesizer {
         }
     }
 }
-
-// The engine imports nothing, not even Glibc, so sine and cosine are computed here (Taylor
-// series after reducing to [-π, π]; 1e-12 accuracy is far beyond what device units resolve).
-private func sine(_ x: Double) -> Double {
-    var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
-    if r > Double.pi { r -= 2 * Double.pi } else if r < -Double.pi { r += 2 * Double.pi }
-    var term = r
-    var sum = r
-    for n in 1..<20 {
-        term *= -r * r / Double((2 * n) * (2 * n + 1))
-        sum += term
-    }
-    return sum
-}
-
-private func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }

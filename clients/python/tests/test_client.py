@@ -36,6 +36,10 @@ def test_hello_status_and_ping(idle_daemon):
         assert status.gestures == 20  # the [Gesture ...] sections of config/gestured.conf
         assert status.clients == 1
         assert status.devices == 0
+        # A replay-only daemon stays off the machine's system bus: no seat is locked.
+        assert status.logind == "absent"
+        assert status.seats == [{"seat": "seat0", "locked": False}]
+        assert client.hello.seats == status.seats
         client.ping()
         assert client.devices() == []
 
@@ -56,6 +60,9 @@ def test_subscribe_with_filters_gets_only_matching_typed_events(demo_daemon):
     assert swipe.device_name == "gestured demo touchscreen" and ":" in swipe.gesture_id
     # Hot-plug events pass the kinds filter (it filters gestures); the device came and went.
     assert isinstance(events[0], gestured.DeviceAdded) and events[0].width_mm > 0
+    assert events[0].seat == "seat0"
+    # No logind for a replay-only daemon: every event says the seat was not locked.
+    assert all(g.locked is False for g in gestures)
     assert any(isinstance(e, gestured.DeviceRemoved) for e in events)
     assert isinstance(events[-1], gestured.Shutdown)
     assert gone.reason == events[-1].reason == "replay finished"
@@ -225,6 +232,33 @@ def test_raw_touches_refused_without_the_group_and_typed_when_allowed(binary):
     assert all(isinstance(t.touch_id, int) and t.x_mm >= 0 for t in touches)
 
 
+def test_send_keys_and_click_refusals_are_typed_and_name_the_reason(binary):
+    # The option off (the shipped default): refused for everyone, root too.
+    with ReplayDaemon(None, config_path=SHIPPED_CONFIG, binary=binary) as daemon:
+        with gestured.Client(daemon.socket) as client:
+            assert "input" not in client.hello.capabilities
+            with pytest.raises(gestured.PermissionDenied) as refused:
+                client.send_keys(["super", "Page_Up"])
+            assert "AllowInputForActiveSession=no" in str(refused.value)
+            with pytest.raises(gestured.PermissionDenied):
+                client.click("left")
+            with pytest.raises(gestured.RequestFailed) as typo:
+                client.send_keys(["super", "Page_Upp"])
+            assert typo.value.code == "bad_request" and "did you mean 'KEY_PAGEUP'" in str(typo.value)
+    # On, another user: without logind (no active session known) only root may.
+    config = "[Daemon]\nSocketMode=0666\nAllowInputForActiveSession=yes\n\n[Gesture tap]\nKind=tap\n"
+    with ReplayDaemon(None, config=config, binary=binary) as daemon:
+        out = run_as_other_user(
+            "import os, gestured\n"
+            "c = gestured.Client(os.environ['SOCK'])\n"
+            "try:\n    c.send_keys(['ctrl', 'c'])\n"
+            "except gestured.PermissionDenied as e:\n    print('denied', 'only root may send input' in str(e))\n",
+            daemon.socket,
+        )
+    if os.geteuid() == 0:
+        assert out.strip() == "denied True"
+
+
 def test_daemon_stopping_mid_stream_raises_daemon_gone(binary):
     with ReplayDaemon(DEMO, config_path=SHIPPED_CONFIG, binary=binary, speed=0.05, wait_clients=1) as daemon:
         with gestured.Client(daemon.socket) as client:
@@ -297,3 +331,61 @@ def test_example_runs_a_command_for_each_pinch(demo_daemon, tmp_path):
     lines = log.read_text().splitlines()
     assert [line.split()[0] for line in lines] == ["out", "in"]
     assert float(lines[0].split()[1]) > 1.15 and float(lines[1].split()[1]) < 0.85
+
+
+def test_continuous_gestures_carry_deltas_that_add_up(demo_daemon):
+    with gestured.Client(demo_daemon.socket) as client:
+        client.subscribe(gestures=["pinch"])
+        events, _ = collect(client)
+    pinches = [e for e in events if isinstance(e, gestured.Gesture)]
+    assert pinches
+    by_attempt = {}
+    for p in pinches:
+        by_attempt.setdefault(p.gesture_id, []).append(p)
+    for attempt in by_attempt.values():
+        assert attempt[0].state == "began"
+        # scale_delta is the change since the previous event (from 1 at began).
+        total = 1.0
+        for p in attempt:
+            assert p.scale_delta is not None
+            total += p.scale_delta
+            assert abs(total - p.scale) < 1e-9
+        # A pinch has no translation, so no translation keys and no fling.
+        assert all(p.dx_delta_mm is None and p.dx_fraction is None and p.fling_s is None for p in attempt)
+
+
+def test_the_fling_keys_parse_from_an_ended_pan():
+    line = {
+        "type": "gesture", "name": "pan3", "kind": "pan", "state": "ended", "device": "/dev/input/event5",
+        "device_name": "pad", "time_us": 5, "gesture_id": "event5:3", "fingers": 3, "x_mm": 60, "y_mm": 20,
+        "x_fraction": 0.6, "y_fraction": 0.33, "dx_mm": 30, "dy_mm": 0, "vx_mm_s": 200, "vy_mm_s": 0,
+        "dx_delta_mm": 0.5, "dy_delta_mm": 0, "dx_fraction": 0.3, "dy_fraction": 0,
+        "rest_x_mm": 188.35, "rest_y_mm": 20, "rest_dx_fraction": 1.5835, "rest_dy_fraction": 0, "fling_s": 1.283,
+    }
+    pan = gestured.parse_message(line)
+    assert isinstance(pan, gestured.Gesture) and pan.is_final
+    assert (pan.dx_delta_mm, pan.dx_fraction) == (0.5, 0.3)
+    assert (pan.rest_x_mm, pan.rest_y_mm, pan.rest_dx_fraction, pan.fling_s) == (188.35, 20, 1.5835, 1.283)
+    # The documented formula: v·|v| / (2a) farther, a = 1000 pt/s² = 155.83 mm/s².
+    a = 1000 * 25.4 / 163
+    assert abs(pan.rest_x_mm - (pan.x_mm + 200 * 200 / (2 * a))) < 0.01
+    assert abs(pan.fling_s - 200 / a) < 0.001
+
+
+def test_example_drawer_follows_the_edge_swipe_and_opens(demo_daemon):
+    result = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, "follow_drawer.py"), "--socket", demo_daemon.socket],
+        env=dict(os.environ, PYTHONPATH=os.path.abspath(SRC)),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    follows = [line for line in lines if line.startswith("follow ")]
+    # The demo swipes 40 mm in from the left edge of a 256 mm screen in 0.25 s.
+    assert len(follows) > 5, lines
+    offsets = [float(line.split()[1]) for line in follows]
+    assert offsets == sorted(offsets) and 0 < offsets[-1] < 0.2
+    # The summed deltas are the translation the fractions came from.
+    assert abs(float(follows[-1].split("(")[1].split()[0]) - offsets[-1] * 256) < 0.5
+    # 160 mm/s slides on about 82 mm: past a quarter of the screen, so the drawer opens.
+    assert lines[-1].startswith("open: rest at +0.4") or lines[-1].startswith("open: rest at +0.3"), lines

@@ -117,6 +117,20 @@ class AsyncClient:
         assert isinstance(reply, Devices)
         return reply.devices
 
+    async def send_keys(self, keys: Iterable[str], device: Optional[str] = None) -> None:
+        """See :meth:`gestured.Client.send_keys`."""
+        fields: dict = {"keys": list(keys)}
+        if device is not None:
+            fields["device"] = device
+        await self.request("send_keys", **fields)
+
+    async def click(self, button: str = "left", device: Optional[str] = None) -> None:
+        """See :meth:`gestured.Client.click`."""
+        fields: dict = {"button": button}
+        if device is not None:
+            fields["device"] = device
+        await self.request("click", **fields)
+
     async def reload(self) -> None:
         await self.request("reload")
 

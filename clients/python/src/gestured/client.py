@@ -120,6 +120,29 @@ class Client:
         assert isinstance(reply, Devices)
         return reply.devices
 
+    def send_keys(self, keys: Iterable[str], device: Optional[str] = None) -> None:
+        """Asks the daemon to press a key combination on its virtual keyboard, e.g.
+        ``["super", "Page_Up"]``: pressed in order, released in reverse; returns once every
+        key is up (gestured-ipc(7) ``send_keys``).
+
+        ``device`` is the node of the gesture that caused it (its seat decides whose session
+        may inject). Refused with :class:`~gestured.PermissionDenied` unless the daemon allows
+        input (``AllowInputForActiveSession=yes``) and this user is root or the seat's
+        active session's user; an unknown key name or a ``rate_limited`` or ``unavailable``
+        daemon raises :class:`~gestured.RequestFailed`."""
+        fields: dict = {"keys": list(keys)}
+        if device is not None:
+            fields["device"] = device
+        self.request("send_keys", **fields)
+
+    def click(self, button: str = "left", device: Optional[str] = None) -> None:
+        """Asks the daemon to click ``button`` (left, right, middle, ...) on its virtual
+        pointer; as :meth:`send_keys` otherwise."""
+        fields: dict = {"button": button}
+        if device is not None:
+            fields["device"] = device
+        self.request("click", **fields)
+
     def reload(self) -> None:
         """Asks the daemon to re-read its configuration; returns once it is in effect.
 

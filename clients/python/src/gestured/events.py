@@ -59,6 +59,21 @@ class Gesture(Message):
     rotation_velocity: Optional[float] = None
     approximate_units: bool = False
     values: Dict[str, float] = field(default_factory=dict)
+    #: The session on the device's seat was locked (logind's LockedHint) at this event.
+    locked: bool = False
+    # Following a gesture (gestured-ipc(7)): changes since this gesture's previous event,
+    # the translation as a fraction of the surface, and on ``ended`` the fling.
+    dx_delta_mm: Optional[float] = None
+    dy_delta_mm: Optional[float] = None
+    dx_fraction: Optional[float] = None
+    dy_fraction: Optional[float] = None
+    scale_delta: Optional[float] = None
+    rotation_delta: Optional[float] = None
+    rest_x_mm: Optional[float] = None
+    rest_y_mm: Optional[float] = None
+    rest_dx_fraction: Optional[float] = None
+    rest_dy_fraction: Optional[float] = None
+    fling_s: Optional[float] = None
 
     @property
     def is_final(self) -> bool:
@@ -94,6 +109,8 @@ class Device(Message):
     slots: int
     approximate_units: bool = False
     gestures: List[str] = field(default_factory=list)
+    #: The logind seat ("seat0" unless udev's ID_SEAT says otherwise).
+    seat: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +155,10 @@ class Hello(Message):
     protocol_version: int
     protocol_minor: int = 0
     capabilities: List[str] = field(default_factory=list)
+    #: "available", "absent" or "unknown": whether the daemon follows logind.
+    logind: Optional[str] = None
+    #: Each seat's active session: {"seat", "session", "uid", "user", "locked"}.
+    seats: List[Dict[str, Any]] = field(default_factory=list)
     id: Optional[int] = None
 
 
@@ -172,6 +193,9 @@ class Status(Message):
     gestures: int
     gestures_emitted: int
     config_path: Optional[str] = None
+    #: As in :class:`Hello`.
+    logind: Optional[str] = None
+    seats: List[Dict[str, Any]] = field(default_factory=list)
     id: Optional[int] = None
 
 

@@ -1,0 +1,331 @@
+public import GestureEngine
+
+/// Turns the engine's raw-touch sink output (spec §7) into the frames a uinput clone of a
+/// grabbed touchscreen gets: the compositor reads the clone, so the sink's decisions —
+/// forward at once, hold back (`DelaysTouchesBegan=`, `DelaysTouchesEnded=`), cancel
+/// (`CancelsTouches=`) — are what applications see. One model: the planner never judges a
+/// touch itself, it only says in evdev what the sink said in touches.
+///
+/// Values come from the source, not from the engine: a forwarded touch carries the source
+/// slot's coordinates, pressure and sizes exactly (``CloneSourceMirror``). A touch's `began`
+/// that the sink delivers late (every recognizer holding it failed) is replayed as a
+/// touch-down at its start values in a frame of its own, then its current values; a
+/// cancellation switches the slot to `MT_TOOL_PALM` in one frame and lifts it in the next,
+/// which libinput turns into `LIBINPUT_EVENT_TOUCH_CANCEL` (its fallback dispatcher cancels
+/// a touch that becomes a palm, and never sends that touch's up).
+///
+/// Pure value type: events in, events out (each clone frame ends with its `SYN_REPORT`); the
+/// daemon writes them to the uinput device.
+public struct CloneFramePlanner: Sendable {
+    /// `MT_TOOL_FINGER` and `MT_TOOL_PALM`.
+    static let toolFinger: Int32 = 0
+    static let toolPalm: Int32 = 2
+    /// `BTN_TOOL_FINGER` … `BTN_TOOL_QUINTTAP`: one to five fingers down.
+    static let fingerKeys: [EventUsage] = [.btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap, .btnToolQuadTap, .btnToolQuintTap]
+
+    struct CloneSlot: Sendable {
+        var touch: TouchID?
+        var trackingID: Int32 = -1
+        /// What the kernel holds for this slot (``CloneSourceMirror/codes`` order): the
+        /// kernel drops an unchanged value, so only changes are written.
+        var values: [Int32]
+        var tool: Int32 = 0
+        /// Order of the touch-down, for the single-touch emulation (the oldest contact).
+        var order: UInt64 = 0
+    }
+
+    /// A touch the clone has now.
+    struct Forwarded: Sendable {
+        var cloneSlot: Int
+        var sourceSlot: Int
+        var serial: UInt64
+    }
+
+    public private(set) var mirror: CloneSourceMirror
+    private var slots: [CloneSlot]
+    private var forwarded: [TouchID: Forwarded] = [:]
+    private var nextTrackingID: Int32 = 1
+    private var nextOrder: UInt64 = 1
+    private var other: [RawEvent] = []
+    private var inResync = false
+    private let toolIndex: Int?
+    private let xIndex: Int?
+    private let yIndex: Int?
+    private let pressureIndex: Int?
+    private let emulation: Emulation
+    private var emulated = EmulatedState()
+    /// Touches the sink referred to that the planner could not place (no such source contact,
+    /// no free clone slot); for the daemon's debug log.
+    public private(set) var unplaced = 0
+
+    struct Emulation: Sendable {
+        var btnTouch: Bool
+        var toolKeys: [EventUsage]
+        var absX: Bool
+        var absY: Bool
+        var absPressure: Bool
+    }
+
+    struct EmulatedState: Sendable {
+        var touch = false
+        var toolKey: EventUsage?
+        var x: Int32?
+        var y: Int32?
+        var pressure: Int32?
+    }
+
+    /// - Parameter device: the source as the kernel describes it (its slots and codes).
+    public init(device: DeviceDescription) {
+        mirror = CloneSourceMirror(device: device)
+        let codes = mirror.codes
+        slots = Array(repeating: CloneSlot(values: Array(repeating: 0, count: codes.count)), count: max(1, device.slotCount))
+        toolIndex = codes.firstIndex(of: EventUsage.absMTToolType.code)
+        xIndex = codes.firstIndex(of: EventUsage.absMTPositionX.code)
+        yIndex = codes.firstIndex(of: EventUsage.absMTPositionY.code)
+        pressureIndex = codes.firstIndex(of: EventUsage.absMTPressure.code)
+        let keys = Self.fingerKeys
+        emulation = Emulation(
+            btnTouch: device.codes.contains(.btnTouch),
+            toolKeys: keys.filter { device.codes.contains($0) },
+            absX: device.codes.contains(.absX),
+            absY: device.codes.contains(.absY),
+            absPressure: device.codes.contains(.absPressure) && pressureIndex != nil
+        )
+    }
+
+    /// Whether the clone has a touch down now.
+    public var hasTouchDown: Bool { !forwarded.isEmpty }
+
+    /// The touches the clone has now, for tests.
+    public var forwardedTouches: [TouchID] { forwarded.keys.sorted() }
+
+    /// Takes one frame of source events (up to and including its `SYN_REPORT`), before the
+    /// engine's output for it is planned. Events that are not about touches (`MSC_*`,
+    /// other keys) are kept to go out with the next clone frame; after a `SYN_DROPPED` the
+    /// sync events only update the mirror.
+    public mutating func observeSource(_ events: some Sequence<RawEvent>) {
+        for event in events {
+            mirror.feed(event)
+            switch event.usage.type {
+            case EventUsage.evSyn:
+                if event.usage == .synDropped { inResync = true }
+                if event.usage == .synReport { inResync = false }
+            case EventUsage.evAbs:
+                // Per-slot axes go out per forwarded touch; the single-touch axes are emulated
+                // from the clone's own touches.
+                let code = event.usage.code
+                if code >= EventUsage.absMTSlot.code || code == EventUsage.absX.code || code == EventUsage.absY.code
+                    || code == EventUsage.absPressure.code
+                {
+                    continue
+                }
+                if !inResync { other.append(event) }
+            case EventUsage.evKey:
+                if event.usage == .btnTouch || Self.fingerKeys.contains(event.usage) { continue }
+                if !inResync { other.append(event) }
+            default:
+                if !inResync { other.append(event) }
+            }
+        }
+    }
+
+    /// The clone frames for one engine step's sink output (``EngineOutput/touch(_:)``
+    /// events in order) after the source frame last observed, or after a timer step.
+    public mutating func plan(_ sink: some Sequence<SinkTouchEvent>) -> [RawEvent] {
+        var lateBegins: [TouchID] = []
+        var begunNow: [TouchID] = []
+        var ends: [TouchID] = []
+        var cancels: [TouchID] = []
+        for event in sink {
+            switch event.phase {
+            case .began:
+                guard forwarded[event.touch] == nil else { continue }
+                guard let contact = mirror.contact(slot: event.slot, at: event.timestamp),
+                    let cloneSlot = freeSlot(preferring: event.slot)
+                else {
+                    unplaced += 1
+                    continue
+                }
+                forwarded[event.touch] = Forwarded(cloneSlot: cloneSlot, sourceSlot: event.slot, serial: contact.serial)
+                slots[cloneSlot].touch = event.touch
+                let isLate = contact.startFrame != mirror.frameSerial || !contact.isDown
+                if isLate { lateBegins.append(event.touch) } else { begunNow.append(event.touch) }
+            case .moved, .stationary:
+                // Values follow the source for every forwarded touch (below).
+                continue
+            case .ended:
+                if forwarded[event.touch] != nil { ends.append(event.touch) }
+            case .cancelled:
+                if forwarded[event.touch] != nil { cancels.append(event.touch) }
+            }
+        }
+        var out: [RawEvent] = []
+        // 1. Late touch-downs at their start values, alone in their frame.
+        if !lateBegins.isEmpty {
+            for id in lateBegins { touchDown(id, atStart: true, into: &out) }
+            endFrame(into: &out)
+        }
+        // 2. The frame of the step: current values, new touch-downs, lifts, palms, other events.
+        var changed = false
+        for id in begunNow {
+            touchDown(id, atStart: false, into: &out)
+            changed = true
+        }
+        for index in slots.indices {
+            guard let id = slots[index].touch, !begunNow.contains(id), !cancels.contains(id),
+                let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot)
+            else { continue }
+            if write(contact.values, tool: sourceTool(contact.values), toSlot: index, into: &out) { changed = true }
+        }
+        let liftsLater = ends.filter { lateBegins.contains($0) || begunNow.contains($0) }
+        for id in ends where !liftsLater.contains(id) {
+            lift(id, into: &out)
+            changed = true
+        }
+        for id in cancels {
+            guard let f = forwarded[id] else { continue }
+            selectSlot(f.cloneSlot, into: &out)
+            out.append(event(.absMTToolType, Self.toolPalm))
+            slots[f.cloneSlot].tool = Self.toolPalm
+            changed = true
+        }
+        if !other.isEmpty {
+            out += other
+            other.removeAll(keepingCapacity: true)
+            changed = true
+        }
+        if changed { endFrame(into: &out) }
+        // 3. Lifts that must follow a frame of their own: cancelled touches, and touches that
+        //    went down in this step.
+        if !liftsLater.isEmpty || !cancels.isEmpty {
+            for id in liftsLater + cancels { lift(id, into: &out) }
+            endFrame(into: &out)
+        }
+        return out
+    }
+
+    /// Lifts every touch the clone has (the daemon stops, the grab ends, the source is
+    /// gone): no touch is left down in the compositor.
+    public mutating func liftAll() -> [RawEvent] {
+        var out: [RawEvent] = []
+        for id in forwarded.keys.sorted() { lift(id, into: &out) }
+        other.removeAll()
+        if !out.isEmpty { endFrame(into: &out) }
+        return out
+    }
+
+    // MARK: - Frame building
+
+    private func freeSlot(preferring index: Int) -> Int? {
+        if slots.indices.contains(index), slots[index].touch == nil { return index }
+        return slots.indices.first { slots[$0].touch == nil }
+    }
+
+    private func sourceTool(_ values: [Int32]) -> Int32 {
+        guard let toolIndex else { return Self.toolFinger }
+        return values[toolIndex]
+    }
+
+    private mutating func touchDown(_ id: TouchID, atStart: Bool, into out: inout [RawEvent]) {
+        guard let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot) else { return }
+        let values = atStart ? contact.start : contact.values
+        let index = f.cloneSlot
+        selectSlot(index, into: &out)
+        // The tool goes first: libinput reads the slot's tool as the tracking id arrives, and
+        // a slot still marked a palm (a cancelled touch) would make the new touch one.
+        let tool = sourceTool(values)
+        if slots[index].tool != tool {
+            out.append(event(.absMTToolType, tool))
+            slots[index].tool = tool
+        }
+        slots[index].trackingID = nextTrackingID
+        out.append(event(.absMTTrackingID, nextTrackingID))
+        // Tracking ids are 16 bits on many devices; wrap before the axis maximum.
+        nextTrackingID = nextTrackingID >= 65_535 ? 1 : nextTrackingID + 1
+        slots[index].order = nextOrder
+        nextOrder += 1
+        write(values, tool: tool, toSlot: index, into: &out)
+    }
+
+    private mutating func lift(_ id: TouchID, into out: inout [RawEvent]) {
+        guard let f = forwarded.removeValue(forKey: id) else { return }
+        selectSlot(f.cloneSlot, into: &out)
+        out.append(event(.absMTTrackingID, -1))
+        slots[f.cloneSlot].trackingID = -1
+        slots[f.cloneSlot].touch = nil
+    }
+
+    /// Writes the values of `slot` that differ from what the kernel holds; returns whether any
+    /// did.
+    @discardableResult
+    private mutating func write(_ values: [Int32], tool: Int32, toSlot index: Int, into out: inout [RawEvent]) -> Bool {
+        var wrote = false
+        let codes = mirror.codes
+        for i in codes.indices where i != toolIndex && values.indices.contains(i) && slots[index].values[i] != values[i] {
+            selectSlot(index, into: &out)
+            out.append(RawEvent(time: .zero, type: EventUsage.evAbs, code: codes[i], value: values[i]))
+            slots[index].values[i] = values[i]
+            wrote = true
+        }
+        if slots[index].tool != tool {
+            selectSlot(index, into: &out)
+            out.append(event(.absMTToolType, tool))
+            slots[index].tool = tool
+            wrote = true
+        }
+        return wrote
+    }
+
+    /// The slot the kernel has selected for the clone (it keeps it between frames).
+    private var currentSlot = 0
+
+    private mutating func selectSlot(_ index: Int, into out: inout [RawEvent]) {
+        guard currentSlot != index else { return }
+        out.append(event(.absMTSlot, Int32(index)))
+        currentSlot = index
+    }
+
+    private func event(_ usage: EventUsage, _ value: Int32) -> RawEvent {
+        RawEvent(time: .zero, usage: usage, value: value)
+    }
+
+    /// The single-touch emulation (`BTN_TOUCH`, `BTN_TOOL_*`, `ABS_X/Y/PRESSURE`) of the
+    /// clone's own touches, as the kernel's `input_mt_report_pointer_emulation` does it, then
+    /// the `SYN_REPORT`.
+    private mutating func endFrame(into out: inout [RawEvent]) {
+        let active = slots.indices.filter { slots[$0].trackingID >= 0 }
+        if emulation.btnTouch, emulated.touch != !active.isEmpty {
+            emulated.touch = !active.isEmpty
+            out.append(event(.btnTouch, active.isEmpty ? 0 : 1))
+        }
+        if !emulation.toolKeys.isEmpty {
+            let all = Self.fingerKeys
+            let wanted: EventUsage? = active.isEmpty ? nil : all[min(active.count, all.count) - 1]
+            let key = wanted.flatMap { emulation.toolKeys.contains($0) ? $0 : emulation.toolKeys.last }
+            if key != emulated.toolKey {
+                if let old = emulated.toolKey { out.append(event(old, 0)) }
+                if let key { out.append(event(key, 1)) }
+                emulated.toolKey = key
+            }
+        }
+        if let oldest = active.min(by: { slots[$0].order < slots[$1].order }) {
+            let values = slots[oldest].values
+            if emulation.absX, let xIndex, emulated.x != values[xIndex] {
+                emulated.x = values[xIndex]
+                out.append(event(.absX, values[xIndex]))
+            }
+            if emulation.absY, let yIndex, emulated.y != values[yIndex] {
+                emulated.y = values[yIndex]
+                out.append(event(.absY, values[yIndex]))
+            }
+            if emulation.absPressure, let pressureIndex, emulated.pressure != values[pressureIndex] {
+                emulated.pressure = values[pressureIndex]
+                out.append(event(.absPressure, values[pressureIndex]))
+            }
+        } else if emulation.absPressure, emulated.pressure != 0 {
+            emulated.pressure = 0
+            out.append(event(.absPressure, 0))
+        }
+        out.append(event(.synReport, 0))
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import GestureEngine
+import GesturedConfig
+import GesturedTestSupport
+import Testing
+
+@testable import GesturedDaemon
+
+/// What a libinput-like reader of a multitouch protocol-B stream sees: touch down, motion,
+/// up, and cancel when a touch's slot turns `MT_TOOL_PALM` (libinput's fallback dispatcher;
+/// the lift of a cancelled touch is not reported). A test-side reader, named so: it decodes
+/// the planner's output the way the compositor's libinput would, without a kernel.
+struct TouchStreamReaderForTests {
+    enum Event: Hashable, CustomStringConvertible {
+        case down(slot: Int, x: Int32, y: Int32)
+        case motion(slot: Int, x: Int32, y: Int32)
+        case up(slot: Int)
+        case cancel(slot: Int)
+
+        var description: String {
+            switch self {
+            case .down(let s, let x, let y): "down \(s) \(x) \(y)"
+            case .motion(let s, let x, let y): "motion \(s) \(x) \(y)"
+            case .up(let s): "up \(s)"
+            case .cancel(let s): "cancel \(s)"
+            }
+        }
+    }
+
+    struct Slot {
+        var id: Int32 = -1
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var tool: Int32 = 0
+        var began = false
+        var ended = false
+        var moved = false
+        var palmNow = false
+        var isPalm = false
+        var active = false
+    }
+
+    var slots = [Slot](repeating: Slot(), count: 16)
+    var slot = 0
+    /// Events per frame, frames in order (empty frames left out).
+    var frames: [[Event]] = []
+
+    mutating func read(_ events: [RawEvent]) {
+        for e in events {
+            switch e.usage {
+            case .absMTSlot: slot = Int(e.value)
+            case .absMTTrackingID:
+                if e.value >= 0 {
+                    slots[slot].id = e.value
+                    slots[slot].began = true
+                    slots[slot].isPalm = slots[slot].tool == 2
+                } else {
+                    slots[slot].ended = true
+                }
+            case .absMTPositionX:
+                slots[slot].x = e.value
+                slots[slot].moved = true
+            case .absMTPositionY:
+                slots[slot].y = e.value
+                slots[slot].moved = true
+            case .absMTToolType:
+                if e.value == 2, !slots[slot].isPalm { slots[slot].palmNow = true }
+                slots[slot].tool = e.value
+            case .synReport: commit()
+            default: break
+            }
+        }
+    }
+
+    private mutating func commit() {
+        var frame: [Event] = []
+        for i in slots.indices {
+            var s = slots[i]
+            if s.palmNow {
+                if s.active { frame.append(.cancel(slot: i)) }
+                s.isPalm = true
+                s.active = false
+            } else if !s.isPalm {
+                if s.began {
+                    frame.append(.down(slot: i, x: s.x, y: s.y))
+                    s.active = true
+                } else if s.moved, s.active {
+                    frame.append(.motion(slot: i, x: s.x, y: s.y))
+                }
+                if s.ended, s.active {
+                    frame.append(.up(slot: i))
+                    s.active = false
+                }
+            }
+            if s.ended { s.isPalm = false }
+            s.began = false
+            s.ended = false
+            s.moved = false
+            s.palmNow = false
+            slots[i] = s
+        }
+        if !frame.isEmpty { frames.append(frame) }
+    }
+
+    /// Every event, frames flattened, slots renamed by order of appearance (a clone may put a
+    /// touch in another slot than the source).
+    var touches: [String] {
+        var names: [Int: Int] = [:]
+        var next = 0
+        var lines: [String] = []
+        for frame in frames {
+            for event in frame {
+                let s: Int
+                switch event {
+                case .down(let slot, _, _):
+                    names[slot] = next
+                    next += 1
+                    s = slot
+                case .motion(let slot, _, _), .up(let slot), .cancel(let slot): s = slot
+                }
+                let name = names[s] ?? -1
+                switch event {
+                case .down(_, let x, let y): lines.append("down t\(name) \(x) \(y)")
+                case .motion(_, let x, let y): lines.append("motion t\(name) \(x) \(y)")
+                case .up: lines.append("up t\(name)")
+                case .cancel: lines.append("cancel t\(name)")
+                }
+            }
+        }
+        return lines
+    }
+}
+
+/// The relay's logic without the kernel: source frames through the real pipeline (shipped
+/// configuration) and the planner; the clone's frames are collected instead of written.
+struct ClonePlanRun {
+    var pipeline: GesturePipeline
+    var planner: CloneFramePlanner
+    var clone: [RawEvent] = []
+    var gestures: [GestureEvent] = []
+
+    init(device: DeviceDescription, configuration: Configuration = Replay.shippedConfiguration) {
+        let engine = configuration.engineConfiguration(for: device, kind: device.kind)
+        pipeline = GesturePipeline(node: "test", device: device, configuration: engine)
+        planner = CloneFramePlanner(device: device)
+    }
+
+    mutating func feed(_ events: [RawEvent]) {
+        var frame: [RawEvent] = []
+        for event in events {
+            frame.append(event)
+            guard event.usage == .synReport else { continue }
+            let outputs = pipeline.feed(frame)
+            planner.observeSource(frame)
+            frame.removeAll()
+            take(outputs)
+        }
+    }
+
+    mutating func finish() {
+        take(pipeline.drainDeadlines())
+    }
+
+    private mutating func take(_ outputs: [EngineOutput]) {
+        var sink: [SinkTouchEvent] = []
+        for output in outputs {
+            switch output {
+            case .touch(let t): sink.append(t)
+            case .gesture(let g): gestures.append(g)
+            }
+        }
+        clone += planner.plan(sink)
+    }
+}
+
+@Suite("Clone frame planner (pure: sink events to clone frames, no kernel)")
+struct CloneFramePlannerTests {
+    static func touchscreen() throws -> DeviceDescription {
+        let url = packageRootDirectory.appendingPathComponent("Tests/EndToEndTests/Devices/elan-touchscreen.desc")
+        return try RecordingParser.parseDescription(try String(contentsOf: url, encoding: .utf8), fileName: url.path)
+    }
+
+    static func read(_ events: [RawEvent]) -> TouchStreamReaderForTests {
+        var reader = TouchStreamReaderForTests()
+        reader.read(events)
+        return reader
+    }
+
+    static func run(_ script: (inout GestureSynthesizer) -> GestureScript) throws -> (source: [RawEvent], run: ClonePlanRun) {
+        let device = try touchscreen()
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(for: script(&synthesizer))
+        var run = ClonePlanRun(device: device)
+        run.feed(events)
+        run.finish()
+        return (events, run)
+    }
+
+    @Test("an unclaimed one-finger drag reaches the clone as it left the source: same positions, same frames")
+    func oneFingerDragPassesThrough() throws {
+        let (source, run) = try Self.run { $0.drag(fingers: 1, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5) }
+        let expected = Self.read(source)
+        let got = Self.read(run.clone)
+        #expect(expected.touches.count > 20)
+        #expect(got.frames == expected.frames)
+        #expect(!run.planner.hasTouchDown)
+    }
+
+    @Test("a two-finger scroll reaches the clone whole, both touches, every frame")
+    func twoFingerScrollPassesThrough() throws {
+        let (source, run) = try Self.run { $0.drag(fingers: 2, from: .fraction(x: 0.5, y: 0.3), to: .fraction(x: 0.5, y: 0.6), duration: 0.8) }
+        let expected = Self.read(source)
+        #expect(expected.touches.filter { $0.hasPrefix("down") }.count == 2)
+        #expect(Self.read(run.clone).frames == expected.frames)
+    }
+
+    @Test("a one-finger tap reaches the clone at once, its lift not held for the double tap")
+    func tapPassesThroughAtOnce() throws {
+        let (source, run) = try Self.run { $0.tap(fingers: 1) }
+        #expect(Self.read(run.clone).frames == Self.read(source).frames)
+        #expect(run.gestures.contains { $0.name == "tap" && $0.state == .recognized })
+    }
+
+    @Test("a three-finger swipe: its touches begin in the clone, then all three are cancelled, never lifted")
+    func threeFingerSwipeCancels() throws {
+        let (_, run) = try Self.run { $0.swipe(fingers: 3, direction: .right, distance: 60, duration: 0.3) }
+        #expect(run.gestures.contains { $0.name == "three-finger-swipe" })
+        let touches = Self.read(run.clone).touches
+        #expect(touches.filter { $0.hasPrefix("down") }.count == 3, "\(touches)")
+        #expect(touches.filter { $0.hasPrefix("cancel") }.count == 3, "\(touches)")
+        #expect(!touches.contains { $0.hasPrefix("up") }, "\(touches)")
+        // Nothing of a cancelled touch after its cancel.
+        let lastCancel = try #require(touches.lastIndex { $0.hasPrefix("cancel") })
+        #expect(lastCancel == touches.count - 1, "\(touches)")
+        #expect(!run.planner.hasTouchDown)
+    }
+
+    @Test("a cancellation is a palm then a lift, in two frames; the next touch in that slot is a finger again")
+    func cancelThenReuse() throws {
+        let (_, first) = try Self.run {
+            $0.swipe(fingers: 3, direction: .left, distance: 60, duration: 0.3)
+                .followed(by: $0.tap(fingers: 1))
+        }
+        let clone = first.clone
+        let palm = try #require(clone.firstIndex { $0.usage == .absMTToolType && $0.value == 2 })
+        let nextReport = try #require(clone[palm...].firstIndex { $0.usage == .synReport })
+        let lift = try #require(clone[palm...].firstIndex { $0.usage == .absMTTrackingID && $0.value == -1 })
+        #expect(lift > nextReport, "the lift goes in the frame after the palm")
+        let touches = Self.read(clone).touches
+        #expect(touches.suffix(2).first?.hasPrefix("down") == true, "the tap after the swipe begins: \(touches)")
+        #expect(touches.last?.hasPrefix("up") == true, "\(touches)")
+    }
+
+    @Test("an edge swipe never reaches the clone")
+    func edgeSwipeIsWithheld() throws {
+        let (_, run) = try Self.run { $0.edgeSwipe(from: .left, distance: 40) }
+        #expect(run.gestures.contains { $0.kind == .edgePan && $0.name == "edge-left" })
+        #expect(Self.read(run.clone).touches.isEmpty, "\(Self.read(run.clone).touches)")
+    }
+
+    @Test("a tap in the edge band reaches the clone late but complete: down where it began, then up")
+    func edgeBandTapIsReplayed() throws {
+        let (source, run) = try Self.run { $0.tap(fingers: 1, at: .millimeters(x: 1.5, y: 60), duration: 0.08) }
+        let expected = Self.read(source).touches
+        let got = Self.read(run.clone).touches
+        #expect(got.first == expected.first, "down at the touch's start position: \(got) vs \(expected)")
+        #expect(got.last == "up t0", "\(got)")
+        #expect(got.filter { $0.hasPrefix("down") }.count == 1)
+        // Late: the touch-down reached the clone only when the edge pans had failed.
+        let downFrames = run.clone.split { $0.usage == .synReport }
+        #expect(downFrames.count >= 2)
+    }
+
+    @Test("a slow drag out of the edge band along the edge reaches the clone: start, then where it is, then on")
+    func edgeBandDragIsReplayed() throws {
+        let (source, run) = try Self.run {
+            $0.drag(fingers: 1, from: .millimeters(x: 2, y: 40), to: .millimeters(x: 2, y: 90), duration: 1.0)
+        }
+        let expected = Self.read(source).touches
+        let got = Self.read(run.clone).touches
+        #expect(got.first == expected.first, "\(got.prefix(3)) vs \(expected.prefix(3))")
+        #expect(got.last == "up t0")
+        #expect(got.last { $0.hasPrefix("motion") } == expected.last { $0.hasPrefix("motion") })
+        #expect(got.count < expected.count, "the held-back motion is collapsed into one step")
+    }
+
+    @Test("liftAll leaves no touch down in the clone")
+    func liftAllLiftsEverything() throws {
+        let device = try Self.touchscreen()
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(for: synthesizer.drag(fingers: 2, from: .center, to: .fraction(x: 0.5, y: 0.8), duration: 1))
+        var run = ClonePlanRun(device: device)
+        // Stop half-way, fingers down.
+        let half = try #require(events.indices.first { events[$0].time > events[0].time.adding(seconds: 0.5) })
+        run.feed(Array(events[..<half]))
+        #expect(run.planner.forwardedTouches.count == 2)
+        var reader = Self.read(run.clone)
+        reader.read(run.planner.liftAll())
+        #expect(!run.planner.hasTouchDown)
+        #expect(reader.touches.filter { $0.hasPrefix("up") }.count == 2)
+        #expect(reader.slots.allSatisfy { !$0.active })
+        // BTN_TOUCH was released with the last touch.
+        var planner = run.planner
+        #expect(planner.liftAll().isEmpty)
+    }
+
+    @Test("a cancelled source touch (SYN_DROPPED resync) is cancelled in the clone")
+    func resyncCancels() throws {
+        let device = try Self.touchscreen()
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(for: synthesizer.drag(fingers: 1, from: .center, to: .fraction(x: 0.5, y: 0.8), duration: 1))
+        let half = try #require(events.indices.first { events[$0].time > events[0].time.adding(seconds: 0.5) && events[$0 - 1].usage == .synReport })
+        var run = ClonePlanRun(device: device)
+        run.feed(Array(events[..<half]))
+        let t = events[half].time
+        // The kernel's buffer overflowed; libevdev says the finger lifted meanwhile.
+        run.feed([
+            RawEvent(time: t, usage: .synDropped, value: 0),
+            RawEvent(time: t, usage: .absMTSlot, value: 0), RawEvent(time: t, usage: .absMTTrackingID, value: -1),
+            RawEvent(time: t, usage: .btnTouch, value: 0), RawEvent(time: t, usage: .synReport, value: 0),
+        ])
+        let touches = Self.read(run.clone).touches
+        #expect(touches.last == "cancel t0", "\(touches.suffix(3))")
+        #expect(!run.planner.hasTouchDown)
+    }
+}
