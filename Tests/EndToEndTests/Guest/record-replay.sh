@@ -19,6 +19,20 @@ devices=$GESTURED_REPO/Tests/EndToEndTests/Devices
 gestured=$(vm_tool gestured)
 gesturectl=$(vm_tool gesturectl)
 
+# live_outcomes FILE: how many gestures FILE (gestured --json) has seen to
+# their end (a discrete gesture recognized, a continuous one ended/cancelled).
+live_outcomes() {
+	grep -E '"state":"(recognized|ended|cancelled)"' "$1" | grep -o '"gesture_id":"[^"]*"' | sort -u | wc -l
+}
+# live_has_outcomes FILE N: FILE has seen at least N gestures to their end.
+live_has_outcomes() { [ "$(live_outcomes "$1")" -ge "$2" ]; }
+# lifts FILE: the contacts an evemu recording lifts (ABS_MT_TRACKING_ID -1;
+# the kernel passes every one on, unlike repeated values and empty frames).
+lifts() { grep -c '^E: [0-9.]* 0003 0039 -001' "$1"; }
+# has_lifts FILE N: the evemu recording FILE lifts at least N contacts and
+# ends with a whole frame.
+has_lifts() { [ "$(lifts "$1")" -ge "$2" ] && tail -n 1 "$1" | grep -q '^E: [0-9.]* 0000 0000 0000'; }
+
 status=0
 for name in "$@"; do
 	case $name in
@@ -54,6 +68,16 @@ for name in "$@"; do
 		{ cat "$live.log" "$evemu.log" "$yaml.log" >&2; status=1; continue; }
 
 	vm_play "$node" "$recording" || status=1
+	# The kernel refuses every read of a removed device (evdev_read: ENODEV
+	# before the buffer is looked at), so a reader still behind when the device
+	# goes loses the frames it had not read: under load the live gestured lost
+	# the tail of the last gesture and cancelled it at the unplug, while both
+	# recorders had read it. Unplug only once the live run has seen each
+	# played gesture to its end.
+	vm_wait_until 30 "the live gestured to see the $# gestures end" live_has_outcomes "$live" $# ||
+		{ status=1; vm_log "live gestured saw $(live_outcomes "$live") of $# gestures end"; }
+	vm_wait_until 30 "gesturectl record to write every lift played" has_lifts "$evemu" "$(lifts "$recording")" ||
+		{ status=1; vm_log "gesturectl record wrote $(lifts "$evemu") of $(lifts "$recording") lifts"; }
 	vm_remove_device "$VM_DEVICE_PID"
 	vm_wait_exit 15 "$live_pid"
 	echo "$name live exit $?"
