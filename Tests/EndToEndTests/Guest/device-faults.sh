@@ -80,12 +80,12 @@ removed=0
 expect_added() {
 	added=$((added + $1))
 	vm_wait_until 30 "the client to hear of $added devices added" \
-		vm_received_at_least "$added" '"type":"device_added"' || die "$LINENO"
+		vm_received_at_least "$added" '"type":"device_added"' || die "devices added"
 }
 expect_removed() {
 	removed=$((removed + $1))
 	vm_wait_until 30 "the client to hear of $removed devices removed" \
-		vm_received_at_least "$removed" '"type":"device_removed"' || die "$LINENO"
+		vm_received_at_least "$removed" '"type":"device_removed"' || die "devices removed"
 }
 # figures PHASE: the daemon's memory and descriptors, and whether it runs
 figures() {
@@ -109,7 +109,7 @@ frames() { grep -c '^E: [0-9.]* 0000 0000 ' "$1"; }
 
 # the steady touchpad, replaying its recording until told to stop
 steady_rec=$(vm_synth "$devices/logitech-t650.desc" "swipe fingers=3 direction=left" \
-	"swipe fingers=4 direction=right" "pinch scale=0.5") || die "$LINENO"
+	"swipe fingers=4 direction=right" "pinch scale=0.5") || die "synthesize the steady recording"
 steady_plays=$VM_SCRATCH/steady.plays
 : > "$steady_plays"
 steady_start() {
@@ -127,11 +127,11 @@ steady_stop() {
 	vm_wait_exit 60 "$steady_loop" > /dev/null
 }
 
-vm_start_udevd || die "$LINENO"
-vm_daemon_start || die "$LINENO"
-vm_client_start || die "$LINENO"
+vm_start_udevd || die "start udevd"
+vm_daemon_start || die "start the daemon"
+vm_client_start || die "start the client"
 
-vm_create_device "$devices/logitech-t650.desc" || die "$LINENO"
+vm_create_device "$devices/logitech-t650.desc" || die "create the steady touchpad"
 steady_node=$VM_NODE
 steady_pid=$VM_DEVICE_PID
 echo "steady node $steady_node"
@@ -141,18 +141,18 @@ expect_added 1
 steady_record=$GESTURED_VM_OUT/steady.evemu
 "$(vm_tool gesturectl)" record "$steady_node" > "$steady_record" 2> "$VM_SCRATCH/steady-record.log" &
 steady_recorder=$!
-vm_wait_until 30 "gesturectl record to open $steady_node" vm_has_open "$steady_recorder" "$steady_node" || die "$LINENO"
+vm_wait_until 30 "gesturectl record to open $steady_node" vm_has_open "$steady_recorder" "$steady_node" || die "gesturectl record"
 figures start
 
 # 1: cycles
-pinch=$(vm_synth "$touchscreen" "pinch scale=2 span=40 duration=6") || die "$LINENO"
+pinch=$(vm_synth "$touchscreen" "pinch scale=2 span=40 duration=6") || die "synthesize the cycle pinch"
 steady_start
 i=1
 while [ "$i" -le "$cycles" ]; do
-	vm_create_device "$desc_a" || die "$LINENO"
+	vm_create_device "$desc_a" || die "create touchscreen A of cycle $i"
 	node_a=$VM_NODE
 	pid_a=$VM_DEVICE_PID
-	vm_create_device "$desc_b" || die "$LINENO"
+	vm_create_device "$desc_b" || die "create touchscreen B of cycle $i"
 	node_b=$VM_NODE
 	pid_b=$VM_DEVICE_PID
 	echo "cycle $i nodes $node_a $node_b"
@@ -162,7 +162,7 @@ while [ "$i" -le "$cycles" ]; do
 	evemu-play "$node_b" < "$pinch" 2> /dev/null &
 	player_b=$!
 	vm_wait_until 30 "both pinches of cycle $i to begin" \
-		vm_received_at_least "$((2 * i))" '"name":"pinch".*"state":"began"' || die "$LINENO"
+		vm_received_at_least "$((2 * i))" '"name":"pinch".*"state":"began"' || die "both pinches of cycle $i"
 	vm_remove_device "$pid_a"
 	vm_remove_device "$pid_b"
 	expect_removed 2
@@ -177,7 +177,7 @@ steady_stop
 figures cycles
 
 # 2: drops
-long_pinch=$(vm_synth "$touchscreen" "pinch scale=2.5 span=40 duration=5") || die "$LINENO"
+long_pinch=$(vm_synth "$touchscreen" "pinch scale=2.5 span=40 duration=5") || die "synthesize the long pinch"
 total=$(frames "$long_pinch")
 head=$VM_SCRATCH/pinch-head.evemu
 middle=$VM_SCRATCH/pinch-middle.evemu
@@ -185,7 +185,7 @@ tail=$VM_SCRATCH/pinch-tail.evemu
 split_frames "$long_pinch" 0 $((total / 5)) "$head"
 split_frames "$long_pinch" $((total / 5)) $((total * 9 / 10)) "$middle"
 split_frames "$long_pinch" $((total * 9 / 10)) "$total" "$tail"
-vm_create_device "$desc_c" || die "$LINENO"
+vm_create_device "$desc_c" || die "create touchscreen C"
 node_c=$VM_NODE
 pid_c=$VM_DEVICE_PID
 echo "drops node $node_c"
@@ -193,25 +193,25 @@ expect_added 1
 reference=$VM_SCRATCH/reference.evemu
 stdbuf -oL evemu-record "$node_c" > "$reference" 2>&1 &
 recorder=$!
-vm_wait_until 10 "evemu-record to open $node_c" vm_has_open "$recorder" "$node_c" || die "$LINENO"
+vm_wait_until 10 "evemu-record to open $node_c" vm_has_open "$recorder" "$node_c" || die "evemu-record"
 r=1
 while [ "$r" -le "$drops" ]; do
-	vm_play "$node_c" "$head" || die "$LINENO"
+	vm_play "$node_c" "$head" || die "play the head of drop round $r"
 	vm_wait_until 30 "the pinch of drop round $r to begin" \
-		vm_received_at_least "$((2 * cycles + r))" '"name":"pinch".*"state":"began"' || die "$LINENO"
+		vm_received_at_least "$((2 * cycles + r))" '"name":"pinch".*"state":"began"' || die "the pinch of drop round $r to begin"
 	kill -STOP "$VM_DAEMON_PID" "$recorder"
-	vm_play "$node_c" "$middle" || die "$LINENO"
+	vm_play "$node_c" "$middle" || die "play the middle of drop round $r"
 	kill -CONT "$VM_DAEMON_PID" "$recorder"
-	vm_play "$node_c" "$tail" || die "$LINENO"
+	vm_play "$node_c" "$tail" || die "play the tail of drop round $r"
 	# the pinch of this round is over (ended, or cancelled by the resync)
 	vm_wait_until 30 "the pinch of drop round $r to end" \
-		vm_received_at_least "$((2 * cycles + r))" '"name":"pinch".*"state":"(ended|cancelled)"' || die "$LINENO"
+		vm_received_at_least "$((2 * cycles + r))" '"name":"pinch".*"state":"(ended|cancelled)"' || die "the pinch of drop round $r to end"
 	r=$((r + 1))
 done
-tap=$(vm_synth "$touchscreen" "tap fingers=1") || die "$LINENO"
-vm_play "$node_c" "$tap" || die "$LINENO"
+tap=$(vm_synth "$touchscreen" "tap fingers=1") || die "synthesize the tap"
+vm_play "$node_c" "$tap" || die "play the tap on C"
 vm_wait_until 20 "the tap after the drops" \
-	vm_file_has "$VM_RECEIVED" '"name":"tap".*"state":"recognized".*Fault Touchscreen C|Fault Touchscreen C.*"name":"tap".*"state":"recognized"' || die "$LINENO"
+	vm_file_has "$VM_RECEIVED" '"name":"tap".*"state":"recognized".*Fault Touchscreen C|Fault Touchscreen C.*"name":"tap".*"state":"recognized"' || die "the tap after the drops"
 vm_remove_device "$pid_c"
 expect_removed 1
 vm_wait_exit 10 "$recorder" > /dev/null
@@ -219,16 +219,16 @@ echo "drops reference-syn-dropped $(vm_count "$reference" '^E: [0-9.]+ 0000 0003
 figures drops
 
 # 3: garbage
-vm_create_device "$desc_g" || die "$LINENO"
+vm_create_device "$desc_g" || die "create the garbage touchscreen"
 node_g=$VM_NODE
 pid_g=$VM_DEVICE_PID
 echo "garbage node $node_g"
-vm_create_device "$desc_z" || die "$LINENO"
+vm_create_device "$desc_z" || die "create the zero-range touchscreen"
 node_z=$VM_NODE
 pid_z=$VM_DEVICE_PID
 echo "zero-range node $node_z"
 # the zero-range touchscreen may be refused; the garbage one must be added
-vm_wait_until 30 "the daemon to open $node_g" vm_has_open "$VM_DAEMON_PID" "$node_g" || die "$LINENO"
+vm_wait_until 30 "the daemon to open $node_g" vm_has_open "$VM_DAEMON_PID" "$node_g" || die "the daemon to open the garbage touchscreen"
 garbage=$VM_SCRATCH/garbage.evemu
 # E: lines: time type code value (hex type and code, decimal value). Codes in
 # decimal here (awk has no hex literals): ABS_MT_SLOT 47, ABS_MT_TOUCH_MAJOR 48,
@@ -263,15 +263,15 @@ BEGIN {
 }' > "$garbage"
 echo "garbage events $(grep -c '^E:' "$garbage")"
 steady_start
-vm_play "$node_g" "$garbage" || die "$LINENO"
-vm_play "$node_z" "$tap" || die "$LINENO"
-vm_play "$node_g" "$tap" || die "$LINENO"
+vm_play "$node_g" "$garbage" || die "play the garbage"
+vm_play "$node_z" "$tap" || die "play the tap on the zero-range touchscreen"
+vm_play "$node_g" "$tap" || die "play the tap on the garbage touchscreen"
 vm_wait_until 20 "the tap after the garbage" \
-	vm_file_has "$VM_RECEIVED" '"name":"tap".*"state":"recognized".*Fault Garbage|Fault Garbage.*"name":"tap".*"state":"recognized"' || die "$LINENO"
+	vm_file_has "$VM_RECEIVED" '"name":"tap".*"state":"recognized".*Fault Garbage|Fault Garbage.*"name":"tap".*"state":"recognized"' || die "the tap after the garbage"
 steady_stop
 vm_remove_device "$pid_g"
 vm_remove_device "$pid_z"
-vm_wait_until 30 "the daemon to close $node_g" sh -c "! ls -l /proc/$VM_DAEMON_PID/fd | grep -q ' $node_g\$'" || die "$LINENO"
+vm_wait_until 30 "the daemon to close $node_g" sh -c "! ls -l /proc/$VM_DAEMON_PID/fd | grep -q ' $node_g\$'" || die "the daemon to close the garbage touchscreen"
 figures garbage
 echo "steady plays $(wc -l < "$steady_plays")"
 
