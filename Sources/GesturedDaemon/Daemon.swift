@@ -145,7 +145,9 @@ public final class Daemon: Sendable {
         let events = AsyncStream.makeStream(of: String.self)
         stopRequests.set(events.continuation)
         let signalStream = signals.signals
-        let signalTask = Task {
+        // Tasks of the daemon run on its loop (an unstructured task would otherwise start on
+        // libdispatch's worker pool: DESIGN.md, "Zero wake-ups when idle").
+        let signalTask = Task(executorPreference: loop) {
             for await signal in signalStream { events.continuation.yield(signal.name) }
         }
         await server.start()
@@ -153,7 +155,7 @@ public final class Daemon: Sendable {
         if options.useUdev { await hub.startHotplug() }
         let replays = options.replays
         let waitClients = options.replayWaitClients
-        let replayTask = Task {
+        let replayTask = Task(executorPreference: loop) {
             guard !replays.isEmpty else { return }
             if waitClients > 0 { await server.waitForSubscribers(waitClients) }
             let remaining = Counter(replays.count)
@@ -213,11 +215,11 @@ public final class Daemon: Sendable {
     }
 
     /// Reloads the configuration; nil on success, or the problems found (old one kept).
-    /// `@concurrent`: the files are read and parsed off the event loop, so input never
-    /// waits for the disk (STYLE.md B8).
-    @concurrent func reload(_ current: ConfigurationBox) async -> String? {
+    /// The files are read and parsed on a thread of their own, so input never waits for the
+    /// disk (STYLE.md B8).
+    func reload(_ current: ConfigurationBox) async -> String? {
         let path = current.value.path ?? options.configPath
-        switch ConfigLoader.load(mainPath: path) {
+        switch await runOnOwnThread({ ConfigLoader.load(mainPath: path) }) {
         case .failure(let failure):
             return failure.lines.joined(separator: "; ")
         case .success(let loaded):

@@ -6,17 +6,19 @@ import GesturedLogging
 import GesturedProtocol
 import GesturedSystem
 
-/// `gestured --demo`: the README's main job on a machine without touch hardware. The bundled
-/// recording (made by the project's synthesizer) is played as a device through the real
+/// `gestured --demo`: the README's main job on a machine without touch hardware. The demo
+/// recording, synthesized at start-up by `GestureSynthesizer` (the same text `gesturectl
+/// synthesize demo` writes; nothing is committed), is played as a device through the real
 /// daemon: configuration, input hub, engine, Unix socket; a socket client in this process
 /// subscribes like any other and prints what it receives.
 enum Demo {
     static func run(json: Bool, speed: Double, configPath: String?, logger: Logger) async -> ExitCode {
         let recording: LoadedRecording
         do {
-            recording = try RecordingLoader.parse(text: EmbeddedResources.demoRecording, name: "demo-touchscreen.evemu", description: nil)
+            recording = try RecordingLoader.parse(
+                text: GestureSynthesizer.demoTouchscreenRecording(), name: "demo-touchscreen.evemu", description: nil)
         } catch {
-            writeStandardError("gestured: the bundled demo recording does not parse: \(error)\n")
+            writeStandardError("gestured: the synthesized demo recording does not parse: \(error)\n")
             return .failure
         }
         guard let dir = Files.makeTemporaryDirectory(prefix: "/tmp/gestured-demo-") else {
@@ -45,7 +47,7 @@ enum Demo {
                 printed.signal()
                 return
             }
-            writeStandardError("gestured: demo: replaying the bundled touchscreen recording through \(socketPath)\n")
+            writeStandardError("gestured: demo: replaying the synthesized touchscreen recording through \(socketPath)\n")
             DispatchQueue(label: "gestured.demo-client").async {
                 var origin: Int64?
                 let encoder = MessageEncoder()

@@ -27,7 +27,7 @@ public enum GesturedCommand {
               Draw what happened: the surface in mm with every touch's path and the filter's
               decisions, and a timeline of touches and gestures (OUT - for standard output).
           gestured --demo [--json] [--speed X]
-              Replay the bundled demo recording through the real daemon: socket, engine and a
+              Replay the demo recording (synthesized) through the real daemon: socket, engine and a
               socket client printing what it receives.
           gestured --check-config [FILE]
               Print every configuration problem as file:line:column; exit 78 if any is an error.
@@ -44,7 +44,7 @@ public enum GesturedCommand {
         .option("svg", value: "OUT", help: "with --replay: draw the touches and gestures as SVG (- for standard output)"),
         .flag("realtime", help: "replay at the recording's own pace"),
         .option("speed", value: "X", help: "pace multiplier for --realtime and --demo (default 1)"),
-        .flag("demo", help: "replay the bundled recording through the daemon"),
+        .flag("demo", help: "replay the synthesized demo recording through the daemon"),
         .option("replay-device", value: "FILE", help: "daemon: also play FILE as a device (tests, demos; repeatable)"),
         .option("replay-wait-clients", value: "N", help: "daemon: start replays once N clients subscribed"),
         .flag("exit-after-replay", help: "daemon: stop when the replays have finished"),

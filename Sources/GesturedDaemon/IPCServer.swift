@@ -1,7 +1,6 @@
 public import GesturedLogging
 import GesturedProtocol
 public import GesturedSystem
-import Synchronization
 
 /// Limits and permissions of the client side (from `[Daemon]` in gestured.conf).
 public struct IPCSettings: Sendable {
@@ -38,8 +37,9 @@ public actor IPCServer: EventPublisher {
     private let reloadHandler: @Sendable () async -> String?
     private var isShuttingDown = false
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    /// Clients subscribed to raw touches, readable from the input side (``wantsTouches``).
-    private let touchSubscribers = Atomic<Int>(0)
+    /// Clients subscribed to raw touches (``wantsTouches``). Loop-confined like everything
+    /// here: the input hub asks from the same loop thread, so no atomic is needed.
+    private var touchSubscribers = 0
     /// Who sits at each seat (logind), for the input policy.
     let sessions: any SeatSessionLookup
     /// The virtual keyboard and pointer; nil until the first input request when not given.
@@ -93,10 +93,18 @@ public actor IPCServer: EventPublisher {
 
     // MARK: Publishing (called from the input hub)
 
-    public nonisolated var wantsTouches: Bool { touchSubscribers.load(ordering: .relaxed) > 0 }
+    /// Asked by the input hub on the shared loop thread; elsewhere (never in the daemon)
+    /// the safe answer is yes, which only costs mapping touches nobody may want.
+    public nonisolated var wantsTouches: Bool {
+        guard loop.isCurrent else { return true }
+        return assumeIsolated { $0.hasTouchSubscribers }
+    }
+
+    /// Whether a client subscribed to raw touches now (what ``wantsTouches`` answers on the loop).
+    public var hasTouchSubscribers: Bool { touchSubscribers > 0 }
 
     private func countTouchSubscribers() {
-        touchSubscribers.store(clients.values.count { !$0.isClosing && $0.subscription?.wantsRawTouches == true }, ordering: .relaxed)
+        touchSubscribers = clients.values.count { !$0.isClosing && $0.subscription?.wantsRawTouches == true }
     }
 
     /// Fans `events` out to the subscribers: at once when called on the server's loop thread

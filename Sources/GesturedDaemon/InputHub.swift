@@ -16,6 +16,11 @@ public actor InputHub {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     private var sessions: [String: DeviceSession] = [:]
+    /// The open sessions sorted by node (the timer's order), kept on add and remove so that a
+    /// frame or a timer never looks a device up by its node string nor sorts.
+    private var orderedSessions: [DeviceSession] = []
+    /// The open sessions indexed by their device's file descriptor (a small integer).
+    private var sessionsByDescriptor: [DeviceSession?] = []
     private var timer: LoopTimer?
     private var armedDeadline: Int64?
     private var monitor: UdevMonitor?
@@ -133,7 +138,9 @@ public actor InputHub {
         )
         let configuration = setup.configuration
         do {
-            session.watch = try loop.watch(device.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(node) } }
+            // Found by its descriptor, an index: a readable device costs no lookup by node.
+            let descriptor = device.fileDescriptor
+            session.watch = try loop.watch(descriptor) { [weak self] in self?.assumeIsolated { $0.readable(descriptor: descriptor) } }
         } catch {
             device.close()
             ignored[node] = "cannot watch it: \(error)"
@@ -141,6 +148,10 @@ public actor InputHub {
             return
         }
         sessions[node] = session
+        orderedSessions.insert(session, at: orderedSessions.firstIndex { $0.node > node } ?? orderedSessions.endIndex)
+        let descriptor = Int(device.fileDescriptor)
+        if sessionsByDescriptor.count <= descriptor { sessionsByDescriptor += Array(repeating: nil, count: descriptor + 1 - sessionsByDescriptor.count) }
+        sessionsByDescriptor[descriptor] = session
         ignored[node] = nil
         let info = WireMapping.deviceInfo(
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
@@ -178,6 +189,10 @@ public actor InputHub {
     /// Closes a device; its gestures in flight are published as cancelled.
     public func removeDevice(node: String, reason: String) {
         guard let session = sessions.removeValue(forKey: node) else { return }
+        orderedSessions.removeAll { $0 === session }
+        let descriptor = Int(session.device.fileDescriptor)
+        if descriptor < sessionsByDescriptor.count, sessionsByDescriptor[descriptor] === session { sessionsByDescriptor[descriptor] = nil }
+        session.isOpen = false
         let now = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         let outputs = session.pipeline.cancelAll(at: now)
         forwardToClone(outputs, from: session)
@@ -193,8 +208,15 @@ public actor InputHub {
         updateStatus()
     }
 
-    private func readable(_ node: String) {
-        guard let session = sessions[node] else { return }
+    private func readable(descriptor: Int32) {
+        let index = Int(descriptor)
+        guard index < sessionsByDescriptor.count, let session = sessionsByDescriptor[index] else { return }
+        readable(session)
+    }
+
+    private func readable(_ session: DeviceSession) {
+        guard session.isOpen else { return }
+        let node = session.node
         let outcome: EvdevReadOutcome
         do {
             outcome = try session.device.readAvailable()
@@ -232,7 +254,7 @@ public actor InputHub {
     /// timestamps (CLOCK_MONOTONIC µs), which the loop's timer takes as they are.
     private func rearmTimer() {
         var next: Int64?
-        for session in sessions.values {
+        for session in orderedSessions {
             guard let deadline = session.pipeline.storedDeadline?.microseconds else { continue }
             next = min(next ?? deadline, deadline)
         }
@@ -256,12 +278,13 @@ public actor InputHub {
         // order a replay of the same events takes. Serviced ahead of an unread frame, the
         // timer made the engine see that frame in its past, and the live gestures differed
         // from the recording's (the 40 ms landing wait of a one-finger pan made it common).
-        for node in sessions.keys.sorted() {
-            guard let deadline = sessions[node]?.pipeline.storedDeadline, deadline <= now else { continue }
-            readable(node)
+        for session in orderedSessions {
+            guard let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
+            readable(session)
         }
-        for node in sessions.keys.sorted() {
-            guard let session = sessions[node], let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
+        // (readable may have closed a device: iterate a snapshot, skip the closed.)
+        for session in orderedSessions {
+            guard session.isOpen, let deadline = session.pipeline.storedDeadline, deadline <= now else { continue }
             let outputs = session.pipeline.advance(to: now)
             forwardToClone(outputs, from: session)
             publish(outputs, from: session)
@@ -383,6 +406,8 @@ final class DeviceSession {
     var watch: FileWatch?
     /// Reused for every read, so a frame costs no output array.
     var outputs: [EngineOutput] = []
+    /// False once the device is closed (a handler already queued must not read it).
+    var isOpen = true
     var diagnosticLimiter = RateLimiter(burst: 5, intervalMicroseconds: 60_000_000)
     /// `Grab=yes` applies (it takes effect when no finger is down).
     var wantsGrab = false

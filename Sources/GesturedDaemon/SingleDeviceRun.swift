@@ -45,7 +45,7 @@ enum SingleDeviceRun {
         }
         let signals = SignalSource([.interrupt, .terminate])
         let signalStream = signals.signals
-        let signalTask = Task {
+        let signalTask = Task(executorPreference: loop) {
             for await signal in signalStream { ended.continuation.yield(signal.name) }
         }
         for await _ in ended.stream { break }

@@ -1,8 +1,8 @@
 /// Writes `gesture` and `touch` events — the messages sent for every frame — without
-/// `JSONEncoder`, byte for byte as ``MessageEncoder`` would (sorted keys, unescaped slashes,
+/// the generic `Encodable` path, byte for byte as ``MessageEncoder`` would (sorted keys, unescaped slashes,
 /// the same number spelling). A test compares both on many generated messages; anything this
 /// writer is not sure to reproduce (control characters in strings, numbers that are not
-/// finite) returns nil and the caller falls back to `JSONEncoder`.
+/// finite) returns nil and the caller falls back to the generic path.
 enum FastEventWriter {
     static func gesture(_ m: GestureEventMessage) -> [UInt8]? {
         var fields: [(String, String)] = []
@@ -75,7 +75,7 @@ enum FastEventWriter {
         return bytes
     }
 
-    /// A JSON string literal; nil for text with control characters (left to JSONEncoder).
+    /// A JSON string literal; nil for text with control characters (left to the generic path).
     static func quote(_ text: String) -> String? {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -90,7 +90,7 @@ enum FastEventWriter {
         return result + "\""
     }
 
-    /// A number as JSONEncoder spells it: integral values without ".0", everything else as
+    /// A number as the generic path spells it: integral values without ".0", everything else as
     /// Swift's shortest round-trip description ("0.1", "1e-07", "1e+21"); nil when not finite.
     static func spell(_ value: Double) -> String? {
         guard value.isFinite else { return nil }

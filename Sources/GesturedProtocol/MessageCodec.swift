@@ -1,16 +1,9 @@
-import FoundationEssentials
-
 /// Encodes messages as one JSON object per line, keys sorted, so output is byte-stable.
+/// The JSON reader and writer are the protocol's own (`JSON/`), so nothing here links
+/// FoundationEssentials: sorted keys make transcripts and goldens byte-stable; slashes are
+/// not escaped, so device nodes stay readable ("/dev/input/event5").
 public struct MessageEncoder: Sendable {
     public init() {}
-
-    private func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        // Sorted keys make transcripts and goldens byte-stable; unescaped slashes keep device
-        // nodes readable ("/dev/input/event5", not "\/dev\/input\/event5").
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
 
     /// One daemon message as UTF-8 JSON followed by exactly one `\n`.
     /// - Throws: ``ProtocolError`` with code `bad_request` when a value cannot be written
@@ -56,11 +49,12 @@ public struct MessageEncoder: Sendable {
         String(decoding: try encode(message), as: UTF8.self)
     }
 
-    /// The generic path through `JSONEncoder` (also the reference the fast writer is tested
+    /// The generic path through `Encodable` (also the reference the fast writer is tested
     /// against).
     func line(_ type: String, _ payload: some Encodable) throws(ProtocolError) -> [UInt8] {
         do {
-            var bytes = [UInt8](try makeEncoder().encode(Tagged(type: type, payload: payload)))
+            var bytes: [UInt8] = []
+            JSONWriter.write(try JSONValueEncoder.encode(Tagged(type: type, payload: payload)), into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
             return bytes
         } catch {
@@ -78,8 +72,8 @@ private struct Tagged<Payload: Encodable>: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         try payload.encode(to: encoder)
-        // JSONEncoder hands out the same object storage for a second keyed container, so the
-        // tag lands beside the payload's keys (checked by the golden tests).
+        // The encoder hands out the same object for a second keyed container, so the tag
+        // lands beside the payload's keys (checked by the golden tests).
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
     }
@@ -115,7 +109,7 @@ public struct MessageDecoder: Sendable {
 
     /// Decodes one client request line.
     public func decodeRequest(_ line: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
-        let data = Data(line)
+        let data = try parse(line)
         let envelope = try decodeEnvelope(data)
         let id = envelope.id
         guard let type = envelope.type else {
@@ -145,7 +139,7 @@ public struct MessageDecoder: Sendable {
     /// Decodes one daemon message line (for clients). Unknown `type`s become
     /// ``DaemonMessage/unknown(type:)`` rather than errors.
     public func decodeDaemonMessage(_ line: some Collection<UInt8>) throws(ProtocolError) -> DaemonMessage {
-        let data = Data(line)
+        let data = try parse(line)
         let envelope = try decodeEnvelope(data)
         guard let type = envelope.type else {
             throw ProtocolError(code: .badRequest, message: "missing field 'type'")
@@ -157,7 +151,9 @@ public struct MessageDecoder: Sendable {
         case "status": return .status(try decodePayload(StatusReply.self, type: type, from: data, id: nil))
         case "error": return .error(try decodePayload(ErrorReply.self, type: type, from: data, id: nil))
         case "gesture": return .gesture(try decodePayload(GestureEventMessage.self, type: type, from: data, id: nil))
-        case "touch": return .touch(try decodePayload(TouchEventMessage.self, type: type, from: data, id: nil))
+        case "touch":
+            if let fast = fastTouch(data) { return .touch(fast) }
+            return .touch(try decodePayload(TouchEventMessage.self, type: type, from: data, id: nil))
         case "device_added": return .deviceAdded(try decodePayload(DeviceInfo.self, type: type, from: data, id: nil))
         case "device_removed":
             return .deviceRemoved(try decodePayload(DeviceRemovedEvent.self, type: type, from: data, id: nil))
@@ -167,64 +163,64 @@ public struct MessageDecoder: Sendable {
         }
     }
 
-    /// The `type` and `id` of any object; a present but unreadable field is recorded rather
-    /// than thrown, because JSONDecoder reports a fractional `id` as corrupt data at the root,
-    /// which would otherwise be misreported as malformed JSON.
-    private struct Envelope: Decodable {
-        var type: String?
-        var id: Int?
-        var typeIsInvalid = false
-        var idIsInvalid = false
-
-        enum CodingKeys: String, CodingKey { case type, id }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            if container.contains(.type) {
-                type = try? container.decode(String.self, forKey: .type)
-                typeIsInvalid = type == nil
-            }
-            if container.contains(.id) {
-                id = try? container.decode(Int.self, forKey: .id)
-                idIsInvalid = id == nil
-            }
-        }
-    }
-
-    private func decodeEnvelope(_ data: Data) throws(ProtocolError) -> Envelope {
+    private func parse(_ line: some Collection<UInt8>) throws(ProtocolError) -> JSONValue {
         do {
-            let envelope = try JSONDecoder().decode(Envelope.self, from: data)
-            if envelope.idIsInvalid {
-                throw ProtocolError(code: .badRequest, message: "field 'id' must be an integer")
-            }
-            if envelope.typeIsInvalid {
-                throw ProtocolError(code: .badRequest, message: "field 'type' must be a string", requestID: envelope.id)
-            }
-            return envelope
-        } catch let error as ProtocolError {
-            throw error
-        } catch let error as DecodingError {
-            switch error {
-            case .dataCorrupted(let context) where context.codingPath.isEmpty:
-                throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
-            case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-                throw ProtocolError(code: .badRequest, message: "a message must be a JSON object")
-            default:
-                throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
-            }
+            return try JSONParser.parse(line)
         } catch {
             throw ProtocolError(code: .malformedJSON, message: "the line is not valid JSON")
         }
     }
 
+    /// The `type` and `id` of any object, read straight from the parsed object: a message
+    /// that is not an object, a `type` that is not a string and an `id` that is not an
+    /// integer are each reported as that problem.
+    private struct Envelope {
+        var type: String?
+        var id: Int?
+    }
+
+    private func decodeEnvelope(_ data: JSONValue) throws(ProtocolError) -> Envelope {
+        guard case .object(let members) = data else {
+            throw ProtocolError(code: .badRequest, message: "a message must be a JSON object")
+        }
+        var envelope = Envelope()
+        if let id = members["id"] {
+            guard case .number(let text) = id, let value = Int(text) ?? Double(text).flatMap({ Int(exactly: $0) }) else {
+                throw ProtocolError(code: .badRequest, message: "field 'id' must be an integer")
+            }
+            envelope.id = value
+        }
+        if let type = members["type"] {
+            guard case .string(let text) = type else {
+                throw ProtocolError(code: .badRequest, message: "field 'type' must be a string", requestID: envelope.id)
+            }
+            envelope.type = text
+        }
+        return envelope
+    }
+
+    /// `touch`, the most frequent message a raw subscriber reads, without the `Decodable`
+    /// machinery; nil when anything is missing or odd (the generic path then names it).
+    private func fastTouch(_ data: JSONValue) -> TouchEventMessage? {
+        guard case .object(let m) = data,
+            case .string(let device) = m["device"], case .string(let phaseText) = m["phase"],
+            let phase = WireTouchPhase(rawValue: phaseText),
+            case .number(let time) = m["time_us"], let timeUS = Int64(time),
+            case .number(let touch) = m["touch_id"], let touchID = UInt64(touch),
+            case .number(let x) = m["x_mm"], let xMM = Double(x),
+            case .number(let y) = m["y_mm"], let yMM = Double(y)
+        else { return nil }
+        return TouchEventMessage(device: device, timeUS: timeUS, touchID: touchID, phase: phase, xMM: xMM, yMM: yMM)
+    }
+
     private func decodePayload<T: Decodable>(
         _: T.Type,
         type: String,
-        from data: Data,
+        from data: JSONValue,
         id: Int?
     ) throws(ProtocolError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONValueDecoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             throw ProtocolError(code: .badRequest, message: Self.describe(error, in: type), requestID: id)
         } catch {

@@ -113,7 +113,12 @@ struct DaemonBenchmark {
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         let cpu0 = cbs_process_cpu_nanoseconds()
         let wall0 = monotonicNanoseconds()
+        let window = Mutex<LoopWindow?>(nil)
+        let deviceCount = recordings.count
         let code = await daemon.run { path in
+            DispatchQueue(label: "bench-window").async {
+                window.withLock { $0 = Self.sampleLoopThread(origins: sink, devices: deviceCount) }
+            }
             DispatchQueue(label: "bench-clients").async {
                 let received = Self.runClients(path: path, count: clientCount, origins: sink, firstTimes: firstTime)
                 results.withLock { $0 = received }
@@ -160,6 +165,76 @@ struct DaemonBenchmark {
         }
         print("  p50 by tenth of the run (µs): \(deciles.joined(separator: " "))")
         print("peak RSS (VmHWM, in-process: daemon + \(clientCount) clients + the benchmark): \(hwm / 1024) MiB (before the daemon started: \(baseHWM / 1024) MiB)")
+        if let w = window.withLock({ $0 }) {
+            // Frames the devices played in the window, from the recordings' own times.
+            let frames = recordings.indices.reduce(0) { total, d in
+                total + recordings[d].events.count {
+                    let offset = $0.time.microseconds - firstTime[d]
+                    return $0.usage == .synReport && offset >= Self.windowStart && offset < Self.windowEnd
+                }
+            }
+            let perFrame = Double(w.allocations) / Double(max(frames, 1))
+            print(
+                "daemon loop thread, \(Self.windowStart / 1_000_000)–\(Self.windowEnd / 1_000_000) s of the replay (\(frames) frames of \(recordings.count) devices): "
+                    + "\(fixed(perFrame, 2)) heap allocations per frame, \(fixed(Double(w.cpuNanoseconds) / 1000 / Double(max(frames, 1)), 2)) µs CPU per frame "
+                    + "(\(w.allocations) allocations, \(fixed(Double(w.cpuNanoseconds) / 1e6, 1)) ms)")
+        } else {
+            print("daemon loop thread: not found (no thread named 'gestured')")
+        }
+    }
+
+    /// What the daemon's loop thread did in a window of the replay.
+    struct LoopWindow: Sendable {
+        var allocations: UInt64
+        var cpuNanoseconds: UInt64
+    }
+
+    /// The window of the replay sampled on the loop thread, µs from its first event: after
+    /// the start (clients connecting, first gestures) and before the end.
+    static let windowStart: Int64 = 2_000_000
+    static let windowEnd: Int64 = 8_000_000
+
+    /// Waits for the replays to start, then reads the loop thread's (the thread named
+    /// `gestured`) allocation count and run time at the window's start and end.
+    static func sampleLoopThread(origins: OriginSink, devices: Int) -> LoopWindow? {
+        var origin: UInt64?
+        for _ in 0..<3000 {
+            let known = origins.origins.withLock { $0 }
+            if devices > 0, known.count >= devices { origin = known.values.min() }
+            if origin != nil { break }
+            usleep(10_000)
+        }
+        guard let origin, let tid = loopThreadID() else { return nil }
+        func sleep(until offset: Int64) {
+            let due = origin + UInt64(offset) * 1000
+            let now = monotonicNanoseconds()
+            if due > now { usleep(UInt32((due - now) / 1000)) }
+        }
+        sleep(until: windowStart)
+        let a0 = cbs_thread_allocation_count(tid)
+        let c0 = threadRunNanoseconds(tid)
+        sleep(until: windowEnd)
+        let a1 = cbs_thread_allocation_count(tid)
+        let c1 = threadRunNanoseconds(tid)
+        return LoopWindow(allocations: a1 - a0, cpuNanoseconds: c1 &- c0)
+    }
+
+    /// The kernel id of this process's thread named `gestured` (the daemon's event loop).
+    static func loopThreadID() -> Int32? {
+        guard let dir = opendir("/proc/self/task") else { return nil }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let tid = Int32(name), let comm = try? Files.readText(path: "/proc/self/task/\(name)/comm") else { continue }
+            if comm == "gestured\n" { return tid }
+        }
+        return nil
+    }
+
+    /// A thread's run time so far (the first field of /proc/self/task/TID/schedstat, ns).
+    static func threadRunNanoseconds(_ tid: Int32) -> UInt64 {
+        guard let text = try? Files.readText(path: "/proc/self/task/\(tid)/schedstat") else { return 0 }
+        return UInt64(text.split(separator: " ").first ?? "") ?? 0
     }
 
     /// Connects and subscribes `count` clients, then reads them on a few threads until the

@@ -36,12 +36,19 @@ case "engine":
 case "corpus":
     CorpusBenchmark(rounds: option("--rounds", 3)).run()
 case "daemon":
-    await DaemonBenchmark(
+    // On a loop of its own, as gestured's main does: no top-level await, so the main thread
+    // never parks in dispatch_main (whose sigsuspend valgrind cannot run:
+    // scripts/bench-instructions.sh).
+    let benchmark = DaemonBenchmark(
         clients: option("--clients", 200),
         devices: option("--devices", 4),
         idleSeconds: option("--idle-seconds", 10),
         gesturedPath: stringOption("--gestured")
-    ).run()
+    )
+    _ = EventLoop.runMain(name: "bench-main") {
+        await benchmark.run()
+        return 0
+    }
 case "soak":
     exitProcess(
         SocketSoak(churnConnections: option("--churn", 1000), steadyClients: option("--steady", 8), gesturedPath: stringOption("--gestured")).run()

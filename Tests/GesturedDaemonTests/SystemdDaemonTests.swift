@@ -97,13 +97,17 @@ struct SystemdDaemonTests {
         listener.close()
     }
 
-    @Test("the configuration and demo recording embedded in the binary are the shipped files")
+    @Test("the configuration and quirks embedded in the binary are the shipped files, every quirks file listed")
     func embeddedResourcesMatchFiles() throws {
         let conf = try String(contentsOf: packageRootDirectory.appendingPathComponent("config/gestured.conf"), encoding: .utf8)
-        let demo = try String(contentsOf: packageRootDirectory.appendingPathComponent("config/demo/demo-touchscreen.evemu"), encoding: .utf8)
-        #expect(EmbeddedResources.defaultConfiguration + "\n" == conf, "run scripts/embed-resources.sh")
-        #expect(EmbeddedResources.demoRecording + "\n" == demo, "run scripts/embed-resources.sh")
-        #expect(GestureSynthesizer.demoTouchscreenRecording() == demo, "regenerate: gesturectl synthesize demo > config/demo/demo-touchscreen.evemu")
+        #expect(EmbeddedResources.defaultConfiguration == conf)
+        let quirksDirectory = packageRootDirectory.appendingPathComponent("config/quirks")
+        let names = try FileManager.default.contentsOfDirectory(atPath: quirksDirectory.path).filter { $0.hasSuffix(".quirks") }.sorted()
+        #expect(EmbeddedResources.defaultQuirks.map(\.name) == names.map { "<built-in \($0)>" }, "list each file in EmbeddedResources.defaultQuirks")
+        for (name, contents) in EmbeddedResources.defaultQuirks {
+            let file = String(name.dropFirst("<built-in ".count).dropLast())
+            #expect(try String(contentsOf: quirksDirectory.appendingPathComponent(file), encoding: .utf8) == contents, "\(file)")
+        }
     }
 }
 

@@ -28,8 +28,16 @@ struct SignalTests {
         let source = SignalSource([.hangup])
         defer { source.cancel() }
         // Thread-directed, to a thread that does not block it: the case in which the daemon
-        // used to lose a SIGTERM that reached its main thread parked in dispatch_main.
+        // used to lose a SIGTERM that reached its main thread parked in dispatch_main. The
+        // test may run on a libdispatch worker, which blocks signals: unblock SIGHUP here for
+        // the send (a pending one arrives as it is unblocked), then restore the mask.
+        var hangup = sigset_t()
+        sigemptyset(&hangup)
+        sigaddset(&hangup, SIGHUP)
+        var saved = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &hangup, &saved)
         pthread_kill(pthread_self(), SIGHUP)
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
         #expect(await next(source) == .hangup)
     }
 

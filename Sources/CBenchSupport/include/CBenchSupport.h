@@ -8,6 +8,10 @@
 /// target: it replaces the allocator entry points with counting wrappers around glibc's.
 uint64_t cbs_allocation_count(void);
 
+/// Heap allocations made by the thread `tid` (a kernel thread id, as in /proc/self/task)
+/// since it started; 0 for a thread that never allocated.
+uint64_t cbs_thread_allocation_count(int tid);
+
 /// Bytes requested by those calls.
 uint64_t cbs_allocated_bytes(void);
 

@@ -20,7 +20,7 @@ internal import Synchronization
 ///
 /// `@unchecked Sendable` (STYLE.md B8 (a), the executor): the job queue is behind a `Mutex`;
 /// the registration tables are confined to the loop thread, as the preconditions check.
-public final class EventLoop: SerialExecutor, @unchecked Sendable {
+public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private enum Work {
         case job(UnownedJob)
         case block(@Sendable () -> Void)
@@ -76,6 +76,14 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// As a task executor, the loop runs tasks started with `Task(executorPreference: loop)`
+    /// and the nonisolated code they call, so a program whose work is all on loops never
+    /// starts libdispatch's worker pool (and its 1 Hz monitor timer: DESIGN.md, "Zero
+    /// wake-ups when idle").
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 
     public func checkIsolated() {
@@ -211,9 +219,10 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
             return (state.work, state.stopped)
         }
         let executor = asUnownedSerialExecutor()
+        let taskExecutor = asUnownedTaskExecutor()
         for item in work {
             switch item {
-            case .job(let job): job.runSynchronously(on: executor)
+            case .job(let job): job.runSynchronously(isolatedTo: executor, taskExecutor: taskExecutor)
             case .block(let block): block()
             }
         }

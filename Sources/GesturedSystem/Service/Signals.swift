@@ -1,4 +1,3 @@
-internal import Dispatch
 internal import Glibc
 internal import Synchronization
 
@@ -20,8 +19,10 @@ public enum UnixSignal: Int32, Sendable, CaseIterable {
 /// Delivers signals as an `AsyncStream` (swift-service-lifecycle's `UnixSignalsSequence`).
 ///
 /// A C handler writes the signal's number into a self-pipe (the classic async-signal-safe
-/// pattern: whichever thread the kernel picks runs it, and nothing is lost); a Dispatch read
-/// source on the pipe's other end hands it to every `SignalSource` that wants it. libdispatch's
+/// pattern: whichever thread the kernel picks runs it, and nothing is lost); a thread of its own,
+/// blocked in `read(2)` on the pipe's other end, hands it to every `SignalSource` that wants it
+/// (no Dispatch source: it would start libdispatch's worker pool and its 1 Hz monitor timer,
+/// DESIGN.md "Zero wake-ups when idle"). libdispatch's
 /// own signal sources were used before: on Linux they read a signalfd, which sees a signal only
 /// while every thread blocks it, and a process-directed SIGTERM that reached the main thread
 /// parked in `dispatch_main` was lost (the daemon never shut down; seen under load in
@@ -75,31 +76,57 @@ private final class SignalHub: Sendable {
     }
 
     private let state = Mutex(State())
-    nonisolated(unsafe) private let readSource: any DispatchSourceRead
 
     private init() {
         var ends: [Int32] = [-1, -1]
         let made = pipe(&ends)
         precondition(made == 0, "gestured: cannot create the signal pipe (errno \(errno))")
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
+        // The write end never blocks a handler; the read end blocks its reader thread.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         signalPipeWriteEnd = ends[1]
-        let readEnd = ends[0]
-        let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "gestured.signals"))
-        readSource = source
-        source.setEventHandler { [weak self] in
-            var buffer = [UInt8](repeating: 0, count: 64)
-            while true {
-                let n = read(readEnd, &buffer, buffer.count)
-                guard n > 0 else { break }
-                for byte in buffer.prefix(n) {
-                    if let signal = UnixSignal(rawValue: Int32(byte)) { self?.deliver(signal) }
-                }
+        startReader(readEnd: ends[0])
+    }
+
+    /// The reader thread: sleeps in `read(2)` until a handler writes, then delivers.
+    private func startReader(readEnd: Int32) {
+        final class Context: Sendable {
+            let hub: SignalHub
+            let readEnd: Int32
+            init(hub: SignalHub, readEnd: Int32) {
+                self.hub = hub
+                self.readEnd = readEnd
             }
         }
-        source.resume()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 64 * 1024)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let context = Unmanaged.passRetained(Context(hub: self, readEnd: readEnd)).toOpaque()
+        let created = pthread_create(&thread, &attributes, { context in
+            let context = Unmanaged<Context>.fromOpaque(context!).takeRetainedValue()
+            // This thread takes the signals: a mask inherited from the parent (posix_spawn
+            // from a libdispatch worker blocks them all) must not keep them pending forever,
+            // which it did once nothing sat in `dispatch_main`'s sigsuspend any more.
+            var handled = sigset_t()
+            sigemptyset(&handled)
+            for signal in UnixSignal.allCases { sigaddset(&handled, signal.rawValue) }
+            pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+            var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while true {
+                let n = withUnsafeMutableBytes(of: &buffer) { read(context.readEnd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                withUnsafeBytes(of: &buffer) { bytes in
+                    for byte in bytes.prefix(n) {
+                        if let signal = UnixSignal(rawValue: Int32(byte)) { context.hub.deliver(signal) }
+                    }
+                }
+            }
+        }, context)
+        precondition(created == 0, "gestured: cannot start the signal thread (error \(created))")
     }
 
     func subscribe(_ wanted: Set<UnixSignal>, _ continuation: AsyncStream<UnixSignal>.Continuation) -> Int {
@@ -124,7 +151,7 @@ private final class SignalHub: Sendable {
         removed?.continuation.finish()
     }
 
-    private func deliver(_ signal: UnixSignal) {
+    fileprivate func deliver(_ signal: UnixSignal) {
         let targets = state.withLock { state in
             state.subscribers.values.filter { $0.wanted.contains(signal) }.map(\.continuation)
         }

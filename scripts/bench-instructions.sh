@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Native instructions per frame on the daemon's whole path, from the replayed frame to the
+# client's socket write (`InputHub.stepReplay`, inclusive: the pipeline, the mapping to wire
+# messages, encoding, fan-out and the write(2) call for one client), next to the engine's own
+# (`GestureEngine.process(_:into:)`), the pipeline's (`GesturePipeline`: assembler, touch
+# filter and engine) and the publishing's (mapping, encoding, fan-out), counted by valgrind's callgrind over `gestured-bench daemon
+# --clients 1 --devices 1`. Counts do not depend on the machine's load, so a regression shows
+# as a number. A benchmark: it prints figures and asserts nothing (docs/benchmarks.md).
+#
+# Usage: scripts/bench-instructions.sh [BENCH]   (default .build/release/gestured-bench;
+#        build it with: swift build -c release --product gestured-bench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench=${1:-.build/release/gestured-bench}
+command -v valgrind >/dev/null || { echo "bench-instructions: valgrind is missing (scripts/setup-deps.sh)" >&2; exit 1; }
+[ -x "$bench" ] || { echo "bench-instructions: no $bench (swift build -c release --product gestured-bench)" >&2; exit 1; }
+work=$(mktemp -d /tmp/gestured-instructions.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$bench" daemon --clients 1 --devices 1 --idle-seconds 0 \
+  > "$work/bench.txt" 2> "$work/valgrind.txt" || { cat "$work/bench.txt" "$work/valgrind.txt" >&2; exit 1; }
+frames=$(awk '/^each device: [0-9]+ frames/ { print $3; exit }' "$work/bench.txt")
+[ -n "$frames" ] || { cat "$work/bench.txt" >&2; echo "bench-instructions: no frame count in the benchmark's output" >&2; exit 1; }
+callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" > "$work/annotate.txt"
+# Inclusive instructions of the first entry whose "file:mangled-name" matches $1 (callgrind
+# names code inlined into a function by the file it came from).
+inclusive() {
+  awk -v pattern="$1" '
+    match($0, /^ *[0-9,]+/) {
+      n = substr($0, RSTART, RLENGTH); gsub(/[ ,]/, "", n)
+      name = $0; sub(/^ *[0-9,]+ *\([ 0-9.]+%\) */, "", name); sub(/ .*$/, "", name)
+      if (name ~ pattern) { print n; exit }
+    }' "$work/annotate.txt"
+}
+path=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$')
+pipeline=$(inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$')
+publishing=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC13publishReplay')
+fanout=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC6fanOut')
+engine=$(inclusive 'GestureEngine\.swift:\$s13GestureEngineAAV7process_4intoyAA5FrameV_SayAA0B6OutputOGztF$')
+per() { [ -n "$1" ] && awk -v n="$1" -v f="$frames" 'BEGIN { printf "%.0f", n / f }' || echo "n/a"; }
+echo "instructions per frame (callgrind, $frames frames of one device, one client; $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo "  daemon path (InputHub.stepReplay, read to send): $(per "$path")"
+echo "    pipeline (GesturePipeline, inlined):            $(per "$pipeline")"
+echo "      engine (GestureEngine.process(_:into:)):      $(per "$engine")"
+echo "    publishing (wire mapping, encoding, fan-out):   $(per "$publishing")"
+echo "      fan-out and write (IPCServer.fanOut):         $(per "$fanout")"
+[ -n "$path" ] && [ -n "$engine" ] && awk -v p="$path" -v e="$engine" 'BEGIN { printf "  daemon path / engine: %.2fx\n", p / e }'
