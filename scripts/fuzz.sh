@@ -62,10 +62,14 @@ build_module() {
     done
     [ "$stale" = 1 ] || return 0
     echo "fuzz: building module $module (${#sources[@]} files)"
+    local started="$out/modules/$module.started"
+    touch "$started"
     swiftc "${flags[@]}" -module-name "$module" -wmo -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -c -o "$object" "${sources[@]}"
-    # swiftc leaves an unchanged object untouched; the time stamp records this build.
-    touch "$object"
+    # swiftc leaves an unchanged object untouched; the time stamp records this build, as of
+    # its start, so that a source edited while it compiled is newer and rebuilt next time.
+    touch -r "$started" "$object"
+    rm -f "$started"
 }
 
 # What each target links: modules, then extra sources from the package.
