@@ -17,18 +17,22 @@ vm_log() { echo "guest [$(cut -d" " -f1 /proc/uptime) s]: $*" >&2; }
 # vm_now_ms: milliseconds since the guest booted.
 vm_now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
-# vm_wait_until SECONDS DESCRIPTION COMMAND...: runs COMMAND every 10 ms until
-# it succeeds; after SECONDS, says what it was waiting for and returns 1.
+# vm_wait_until SECONDS DESCRIPTION COMMAND...: runs COMMAND until it succeeds,
+# every 10 ms for the first half second, then every 100 ms (a long wait's polls,
+# three processes each, would otherwise take the guest's one CPU from what is
+# awaited); after SECONDS, says what it was waiting for and returns 1.
 vm_wait_until() {
 	_limit=$(($(vm_now_ms) + $1 * 1000))
 	_what=$2
+	_polls=0
 	shift 2
 	until "$@"; do
 		if [ "$(vm_now_ms)" -ge "$_limit" ]; then
 			vm_log "gave up waiting for $_what"
 			return 1
 		fi
-		sleep 0.01
+		_polls=$((_polls + 1))
+		if [ "$_polls" -le 50 ]; then sleep 0.01; else sleep 0.1; fi
 	done
 }
 

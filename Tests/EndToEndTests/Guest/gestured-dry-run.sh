@@ -29,8 +29,21 @@ run_device() {
 
 	watch_start "$name" "$node" || return 1
 	vm_play "$node" "$recording" || { vm_log "evemu-play failed on $node"; return 1; }
+	# evemu-play is done when the kernel has the events, not when gestured has read
+	# them, and a removed device's unread events are lost (evdev's read answers ENODEV
+	# before its queue): under load gestured is still frames behind here, and an
+	# unplug now would cut the last gesture short (a pinch cancelled at the unplug).
+	# So the device stays until gestured has ended each scripted gesture (one final
+	# state each), however long the guest takes; a gesture that never ends shows up
+	# in the test as what gestured did print.
+	vm_wait_until 60 "gestured to end the $# gestures on $node" \
+		vm_file_at_least "$json" "$#" '"state":"(recognized|ended|cancelled)"' ||
+		vm_log "unplugging $node anyway"
 	watch_end "$name"
 }
+
+# vm_file_at_least FILE N PATTERN: whether FILE has at least N lines matching PATTERN.
+vm_file_at_least() { [ "$(vm_count "$1" "$3")" -ge "$2" ]; }
 
 # watch_start NAME NODE: starts gestured --dry-run on NODE and returns once it has
 # announced the device (before that, events would reach nobody). Sets json, log, pid.
