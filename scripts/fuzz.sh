@@ -41,7 +41,10 @@ flags=(
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
     -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault
     -I "$out/modules"
+    # CLinuxInput (the C shim's module map) for the part of GesturedSystem the actions target needs.
+    -I Sources/CLinuxInput
 )
+for cflag in $(pkg-config --cflags libevdev libudev libsystemd); do flags+=(-Xcc "$cflag"); done
 
 # The package modules each module needs (Package.swift), built before it.
 module_dependencies() {
@@ -50,12 +53,22 @@ module_dependencies() {
     esac
 }
 
+# The sources of a module: all of Sources/MODULE, except GesturedSystem (the OS door, which
+# needs the daemon's C libraries and logging), of which only the kernel's key and button names
+# (InputNames.swift, what actions.conf's Keys= and Click= are checked against) are fuzzed.
+module_sources() {
+    case "$1" in
+        GesturedSystem) echo Sources/GesturedSystem/InputNames.swift ;;
+        *) find "Sources/$1" -name '*.swift' | sort ;;
+    esac
+}
+
 # Builds Sources/MODULE as an instrumented object and module, when it or a module it
 # needs changed since the last build. (After changing the flags below: rm -rf .build/fuzz.)
 build_module() {
     local module="$1" object="$out/modules/$1.o" stale=0 dependency
     local sources
-    mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
+    mapfile -t sources < <(module_sources "$module")
     if [ ! -f "$object" ] || [ -n "$(find "${sources[@]}" -newer "$object" | head -1)" ]; then stale=1; fi
     for dependency in $(module_dependencies "$module"); do
         [ "$out/modules/$dependency.o" -nt "$object" ] && stale=1
@@ -77,7 +90,7 @@ target_modules() {
     case "$1" in
         recording) echo GestureEngine ;;
         pipeline|config) echo GestureEngine GesturedConfig ;;
-        actions) echo GestureEngine GesturedConfig GesturedProtocol GesturedCLISupport ;;
+        actions) echo GestureEngine GesturedConfig GesturedProtocol GesturedCLISupport GesturedSystem ;;
         ipc) echo GesturedProtocol ;;
         *) echo "fuzz.sh: unknown target '$1' (known: ${all_targets[*]})" >&2; exit 2 ;;
     esac
@@ -88,6 +101,12 @@ target_max_len() {
     case "$1" in
         pipeline|config) echo 16384 ;;
         *) echo 8192 ;;
+    esac
+}
+# C libraries a target links (the C shim's, for InputNames).
+target_libraries() {
+    case "$1" in
+        actions) pkg-config --libs libevdev ;;
     esac
 }
 target_sources() {
@@ -132,7 +151,7 @@ for target in "${targets[@]}"; do
     for module in $(target_modules "$target"); do objects+=("$out/modules/$module.o"); done
     if [ ! -f "$binary" ] || [ -n "$(find "${inputs[@]}" "${objects[@]}" -newer "$binary" | head -1)" ]; then
         echo "fuzz: linking $binary"
-        swiftc "${flags[@]}" -module-name "Fuzz_$target" "${inputs[@]}" "${objects[@]}" -use-ld=lld -lm -o "$binary"
+        swiftc "${flags[@]}" -module-name "Fuzz_$target" "${inputs[@]}" "${objects[@]}" -use-ld=lld -lm $(target_libraries "$target") -o "$binary"
     fi
 done
 [ "$build_only" = 0 ] || exit 0
