@@ -8,19 +8,6 @@ enum JSONValueDecoder {
     }
 }
 
-private struct IndexKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
-    }
-    init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
-        self.intValue = intValue
-    }
-}
-
 private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
     .typeMismatch(type, DecodingError.Context(codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
 }

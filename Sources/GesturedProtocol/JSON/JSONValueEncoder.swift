@@ -66,19 +66,6 @@ private final class EncodingNode {
     }
 }
 
-private struct IndexKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
-    }
-    init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
-        self.intValue = intValue
-    }
-}
-
 private struct EncoderImpl: Encoder {
     let node: EncodingNode
     let codingPath: [any CodingKey]
