@@ -226,19 +226,19 @@ public struct StressVariant: Sendable, Hashable {
         list.append(StressVariant(name: "no touch size", size: .absent))
         list.append(StressVariant(name: "jitter 0.3 mm", jitter: 0.3))
         list.append(StressVariant(name: "resting palm", palm: true))
-        var random = SeededRandom(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         let rates = [60.0, 90.0, 120.0, 240.0]
         let pressures: [Pressure] = [.native, .range50, .range255, .none]
         let sizes: [Size] = [.native, .present, .absent]
         for index in 1...6 {
             var variant = StressVariant(name: "mixed \(index)")
-            variant.landingGap = (random.unit() * 40).rounded() / 1000
-            variant.liftGap = (random.unit() * 40).rounded() / 1000
-            variant.lag = (random.unit() * 25).rounded() / 1000
-            variant.rate = rates[random.index(rates.count)]
-            variant.pressure = pressures[random.index(pressures.count)]
-            variant.size = sizes[random.index(sizes.count)]
-            variant.jitter = random.unit() < 0.5 ? 0 : 0.2
+            variant.landingGap = (random.nextUnit() * 40).rounded() / 1000
+            variant.liftGap = (random.nextUnit() * 40).rounded() / 1000
+            variant.lag = (random.nextUnit() * 25).rounded() / 1000
+            variant.rate = rates[random.nextIndex(rates.count)]
+            variant.pressure = pressures[random.nextIndex(pressures.count)]
+            variant.size = sizes[random.nextIndex(sizes.count)]
+            variant.jitter = random.nextUnit() < 0.5 ? 0 : 0.2
             variant.seed = UInt64(index) * 7919
             variant.name += " (land \(Int(variant.landingGap * 1000)), lift \(Int(variant.liftGap * 1000)), lag \(Int(variant.lag * 1000)) ms, \(Int(variant.rate)) Hz, pressure \(variant.pressure.rawValue), size \(variant.size.rawValue), jitter \(variant.jitter))"
             list.append(variant)
@@ -247,18 +247,3 @@ public struct StressVariant: Sendable, Hashable {
     }()
 }
 
-/// SplitMix64 for the stress set's deterministic choices (the engine's own is internal).
-struct SeededRandom: Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func index(_ count: Int) -> Int { Int(next() % UInt64(count)) }
-}

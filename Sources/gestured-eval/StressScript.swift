@@ -18,7 +18,7 @@ enum StressScript {
         let width = device.widthMillimeters
         let height = device.heightMillimeters
         let n = scenario.fingers
-        var random = SeededRandom(seed: variant.seed &* 31 &+ UInt64(index))
+        var random = SplitMix64(seed: variant.seed &* 31 &+ UInt64(index))
         let landOrder = shuffled(n, &random)
         let liftOrder = shuffled(n, &random)
         let pressureAxis = device.axis(.absMTPressure) ?? device.axis(.absPressure)
@@ -167,11 +167,11 @@ enum StressScript {
         return script.combined(with: GestureScript(strokes: [palm]))
     }
 
-    private static func shuffled(_ n: Int, _ random: inout SeededRandom) -> [Int] {
+    private static func shuffled(_ n: Int, _ random: inout SplitMix64) -> [Int] {
         var order = Array(0..<n)
         if n > 1 {
             for i in stride(from: n - 1, to: 0, by: -1) {
-                order.swapAt(i, random.index(i + 1))
+                order.swapAt(i, random.nextIndex(i + 1))
             }
         }
         return order

@@ -266,13 +266,14 @@ public struct GestureSynthesizer: Sendable {
     }
 }
 
-/// A small, fast, seedable generator (Vigna's SplitMix64), so that jitter is reproducible.
-struct SplitMix64: Sendable {
+/// A small, fast, seedable generator (Vigna's SplitMix64), so that jitter is reproducible;
+/// also the evaluation's stress set's choices.
+public struct SplitMix64: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -281,7 +282,10 @@ struct SplitMix64: Sendable {
     }
 
     /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
+    public mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
+
+    /// Uniform in 0..<count (count > 0).
+    public mutating func nextIndex(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 }
