@@ -65,6 +65,7 @@ public struct WireWriter {
     /// A finite number as the protocol spells it; false (nothing written) when not finite.
     public static func number(_ value: Double, _ bytes: inout [UInt8]) -> Bool {
         guard value.isFinite else { return false }
+        if shortDecimal(value, &bytes) { return true }
         let text = value.description
         let utf8 = text.utf8
         // "3.0" is written "3".
@@ -74,6 +75,48 @@ public struct WireWriter {
             bytes.append(contentsOf: utf8)
         }
         return true
+    }
+
+    /// The daemon's values are rounded to at most 4 decimals (``WireMapping``): such a value
+    /// is written from its integer digits, which is what Swift's shortest round-trip
+    /// description gives for it, at a tenth of the cost. Applies when |value| is 0 or in
+    /// [0.0001, 1e11) and, for the least p ≤ 4 that works, `n = round(value · 10^p)` gives
+    /// `n / 10^p` the same double, with `n` not ending in 0 (when p > 0). In that range a double's ulp is
+    /// under 0.00003, so no other decimal of at most 4 places maps to the same double and
+    /// this one is the shortest; Swift writes such magnitudes without an exponent. Anything
+    /// else (false) takes the description path. A test compares both on random values.
+    static func shortDecimal(_ value: Double, _ bytes: inout [UInt8]) -> Bool {
+        if value == 0 {
+            if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(UInt8(ascii: "0"))
+            return true
+        }
+        let magnitude = value.magnitude
+        guard magnitude >= 0.0001, magnitude < 1e11 else { return false }
+        var scale = 1.0
+        var divisor: UInt64 = 1
+        for places in 0...4 {
+            let n = UInt64((magnitude * scale).rounded())
+            if Double(n) / scale == magnitude {
+                guard places == 0 || n % 10 != 0 else { return false }
+                if value < 0 { bytes.append(UInt8(ascii: "-")) }
+                unsigned(n / divisor, &bytes)
+                if places > 0 {
+                    bytes.append(UInt8(ascii: "."))
+                    var fraction = n % divisor
+                    var digit = divisor / 10
+                    while digit > 0 {
+                        bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit))
+                        fraction %= digit
+                        digit /= 10
+                    }
+                }
+                return true
+            }
+            scale *= 10
+            divisor *= 10
+        }
+        return false
     }
 
     /// A decimal integer.
