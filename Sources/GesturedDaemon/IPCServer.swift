@@ -121,6 +121,8 @@ public actor IPCServer: EventPublisher {
     /// One client's lines of a batch when it takes only some of them, reused so a frame
     /// costs no allocation here.
     private var scratch: [UInt8] = []
+    /// What `flush` gathers of an outbox for one write, reused likewise.
+    private var flushBuffer: [UInt8] = []
 
     /// Every line was encoded once by the input side; each client gets the same bytes
     /// (DESIGN.md, "One wire model").
@@ -389,10 +391,10 @@ public actor IPCServer: EventPublisher {
     private func flush(_ id: Int) {
         guard let client = clients[id] else { return }
         while !client.outbox.isEmpty {
-            let pending = client.outbox.gatherPending()
+            client.outbox.gatherPending(into: &flushBuffer)
             let result: IOResult<Int>
             do {
-                result = try client.connection.write(pending)
+                result = try client.connection.write(flushBuffer)
             } catch {
                 close(id, reason: "write failed: \(error)")
                 return

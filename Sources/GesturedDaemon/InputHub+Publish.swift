@@ -72,5 +72,5 @@ extension InputHub {
     }
 
     /// How many recent batches the hub keeps for reuse.
-    static let batchPoolSize = 8
+    static let batchPoolSize = 32
 }
