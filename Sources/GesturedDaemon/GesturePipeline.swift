@@ -108,14 +108,20 @@ public struct GesturePipeline: Sendable {
 
     /// Fires the engine's deadlines up to `time` (the daemon's timer, or replay's clock).
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
+        var outputs: [EngineOutput] = []
+        advance(to: time, into: &outputs)
+        return outputs
+    }
+
+    /// Like ``advance(to:)``, appending to a buffer the caller keeps (no array per step).
+    public mutating func advance(to time: Timestamp, into outputs: inout [EngineOutput]) {
         defer { storedDeadline = nextDeadline }
         let clamped = max(time, now ?? time)
         now = clamped
-        var outputs: [EngineOutput] = []
         if let lifts = filter.flush(upTo: clamped) {
-            outputs += engine.process(lifts)
+            engine.process(lifts, into: &outputs)
         }
-        return outputs + engine.advance(to: clamped)
+        engine.advance(to: clamped, into: &outputs)
     }
 
     /// The next deadline of the engine or the filter (a held-back lift), for the single timer.

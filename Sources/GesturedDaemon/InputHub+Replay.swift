@@ -113,7 +113,7 @@ extension InputHub {
         while let deadline = session.pipeline.nextDeadline, deadline.microseconds <= nowRecording,
             session.index >= session.events.count || deadline < session.events[session.index].time
         {
-            outputs += session.pipeline.advance(to: deadline)
+            session.pipeline.advance(to: deadline, into: &outputs)
         }
         // Every event due by now, in one call, from the recording's own storage.
         var end = session.index

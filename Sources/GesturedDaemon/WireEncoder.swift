@@ -1,6 +1,7 @@
 public import GestureEngine
 public import GesturedProtocol
 
+
 /// What a device contributes to each of its lines, taken from values the device session
 /// already holds (no string is built per event).
 public struct WireDevice {
@@ -15,10 +16,7 @@ public struct WireDevice {
 
     public init(node: String, device: DeviceDescription) {
         self.node = node
-        var kernelName = Substring(node)
-        while kernelName.last == "/" { kernelName = kernelName.dropLast() }
-        if let slash = kernelName.lastIndex(of: "/") { kernelName = kernelName[kernelName.index(after: slash)...] }
-        self.kernelName = kernelName.isEmpty ? Substring(node) : kernelName
+        self.kernelName = SubscribeRequest.kernelName(of: node)
         self.name = device.name
         self.approximateUnits = !device.hasResolution
     }

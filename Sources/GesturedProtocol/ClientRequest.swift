@@ -146,11 +146,21 @@ public struct SubscribeRequest: Codable, Hashable, Sendable {
     ///   - name: The kernel's device name.
     public func matchesDevice(node: String, name: String) -> Bool {
         guard let devices, !devices.isEmpty else { return true }
-        // The last path component, found without splitting (this runs per event and client).
-        var kernelName = Substring(node)
-        while kernelName.last == "/" { kernelName = kernelName.dropLast() }
-        if let slash = kernelName.lastIndex(of: "/") { kernelName = kernelName[kernelName.index(after: slash)...] }
-        if kernelName.isEmpty { kernelName = Substring(node) }
+        let kernelName = Self.kernelName(of: node)
         return devices.contains { $0 == node || $0 == kernelName || $0 == name }
+    }
+
+    /// A node's last path component ("event5" of "/dev/input/event5", trailing slashes
+    /// ignored; the node itself when that is empty), found on its UTF-8 bytes: no split, no
+    /// `Character` (this runs per event, and reading characters allocates).
+    public static func kernelName(of node: String) -> Substring {
+        let utf8 = node.utf8
+        let slash = UInt8(ascii: "/")
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == slash { end = utf8.index(before: end) }
+        var start = end
+        while start > utf8.startIndex, utf8[utf8.index(before: start)] != slash { start = utf8.index(before: start) }
+        guard start < end else { return Substring(node) }
+        return Substring(utf8[start..<end])
     }
 }
