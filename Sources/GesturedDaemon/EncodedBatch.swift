@@ -14,10 +14,9 @@ public final class EncodedBatch: @unchecked Sendable {
     /// The lines in order, with what the clients' filters read.
     public private(set) var events: [PublishedEvent] = []
 
-    public init() {
-        bytes.reserveCapacity(1024)
-        events.reserveCapacity(16)
-    }
+    /// Empty, with no storage reserved: a batch a slow client's outbox keeps alive holds only
+    /// what its lines need (the hub's kept batches keep the capacity they grew to).
+    public init() {}
 
     /// A batch holding `bytes` as they are, with no event (a reply queued in an outbox).
     init(raw bytes: [UInt8]) {
