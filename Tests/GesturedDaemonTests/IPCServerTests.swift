@@ -23,7 +23,7 @@ struct IPCServerTests {
             loop: loop,
             listener: listener,
             settings: settings,
-            state: DaemonState(startedAtMicroseconds: 0),
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
             logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
             reloadHandler: { nil }
         )
@@ -65,7 +65,7 @@ struct IPCServerTests {
             loop: loop,
             listener: try UnixListener.bind(path: dir + "/s.sock"),
             settings: IPCSettings(),
-            state: DaemonState(startedAtMicroseconds: 0),
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
             logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
             reloadHandler: { nil }
         )
