@@ -27,7 +27,7 @@ import GesturedSystem
 struct ClientSessionMachine {
     /// What the executor must do, in order.
     enum Action: Equatable, Sendable {
-        /// Bytes are queued: write ``nextWrite()`` and report each result until it is nil, the
+        /// Bytes are queued: write ``nextWrite(into:)`` and report each result until it is nil, the
         /// socket would block, or the write fails.
         case flush
         /// A request only the daemon can answer (it needs the devices, the seats, the
@@ -209,21 +209,15 @@ struct ClientSessionMachine {
     /// Whether a published event goes to this client.
     func wants(_ event: PublishedEvent) -> Bool {
         guard let subscription, phase == .open else { return false }
-        switch event {
-        case .gesture(let g): return subscription.matches(g)
-        case .restrictedGesture(let g, let audience): return (audience == .root) == isRoot && subscription.matches(g)
-        case .touch(let t): return subscription.wantsRawTouches && subscription.matchesDevice(node: t.device, name: "")
-        case .deviceAdded(let d): return subscription.matchesDevice(node: d.device, name: d.name)
-        case .deviceRemoved(let d): return subscription.matchesDevice(node: d.device, name: d.name)
-        }
+        return event.isWanted(by: subscription, root: isRoot)
     }
 
     /// Offers an encoded event line (the fan-out's slow path; the fast path writes straight to
     /// the socket and queues the rest in ``outbox``).
     /// - Parameter coalesceKey: the gesture id of a `changed` event, nil otherwise.
-    mutating func offer(_ bytes: [UInt8], coalesceKey: String?) -> [Action] {
+    mutating func offer(_ line: EncodedLine, coalesceKey: CoalesceKey?) -> [Action] {
         guard phase == .open else { return [] }
-        switch outbox.enqueue(bytes, coalesceKey: coalesceKey) {
+        switch outbox.enqueue(line, coalesceKey: coalesceKey) {
         case .queued, .coalesced: return [.flush]
         case .overflow: return overflow()
         }
@@ -254,12 +248,15 @@ struct ClientSessionMachine {
 
     // MARK: The socket
 
-    /// The bytes to write next (whole lines, as many as fit one write), nil when none wait.
-    func nextWrite() -> [UInt8]? {
-        outbox.isEmpty ? nil : outbox.gatherPending()
+    /// The bytes to write next (whole lines, as many as fit one write) into `buffer`, which
+    /// the executor reuses so a flush allocates nothing; false when none wait.
+    func nextWrite(into buffer: inout [UInt8]) -> Bool {
+        guard !outbox.isEmpty else { return false }
+        outbox.gatherPending(into: &buffer)
+        return true
     }
 
-    /// `count` bytes of ``nextWrite()`` were written.
+    /// `count` bytes of ``nextWrite(into:)`` were written.
     mutating func wrote(_ count: Int) {
         outbox.consume(count)
     }

@@ -82,31 +82,3 @@ public final class DaemonState: @unchecked Sendable {
         return devicesByNode[node]?.seat
     }
 }
-
-/// What the input side publishes to clients, in order.
-public enum PublishedEvent: Sendable, Equatable {
-    case gesture(GestureEventMessage)
-    case touch(TouchEventMessage)
-    case deviceAdded(DeviceInfo)
-    case deviceRemoved(DeviceRemovedEvent)
-    /// A gesture event for part of the clients only: its seat is locked (``LockGate``).
-    case restrictedGesture(GestureEventMessage, GestureAudience)
-}
-
-/// Who receives a ``PublishedEvent/restrictedGesture(_:_:)``.
-public enum GestureAudience: Sendable, Equatable {
-    /// Clients whose peer uid (SO_PEERCRED) is 0.
-    case root
-    /// Every other client.
-    case others
-}
-
-/// Receives published events. `publish` must not block the caller (the input loop).
-public protocol EventPublisher: Sendable {
-    func publish(_ events: [PublishedEvent])
-    /// Whether anyone takes raw `touch` events now; when not, the input side does not map
-    /// them (a touchpad's sink passes every touch of every frame). May be called from any
-    /// thread; a stale answer only delays the first touches of a new raw subscriber by a
-    /// frame.
-    var wantsTouches: Bool { get }
-}

@@ -208,34 +208,29 @@ final class PrintingPublisher: EventPublisher {
 
     var wantsTouches: Bool { includeTouches }
 
-    func publish(_ events: [PublishedEvent]) {
+    /// `--json` prints each line as the daemon's clients receive it (the batch's bytes);
+    /// otherwise the line is read back and shown in the human format.
+    func publish(_ batch: EncodedBatch) {
         queue.async { [self] in
-            var text = ""
-            let encoder = MessageEncoder()
-            for event in events {
-                let message: DaemonMessage
-                switch event {
-                case .gesture(let g), .restrictedGesture(let g, .root): message = .gesture(g)
-                case .restrictedGesture(_, .others): continue
-                case .touch(let t):
-                    guard includeTouches else { continue }
-                    message = .touch(t)
-                case .deviceAdded(let d): message = .deviceAdded(d)
-                case .deviceRemoved(let d):
-                    message = .deviceRemoved(d)
-                    onDeviceRemoved(d.device)
-                }
+            var bytes: [UInt8] = []
+            let decoder = MessageDecoder()
+            for event in batch.events {
+                if event.audience == .others { continue }
+                if event.kind == .touch, !includeTouches { continue }
+                if event.kind == .deviceRemoved { onDeviceRemoved(event.device) }
+                let line = batch.line(event)
                 if json {
-                    if let line = try? encoder.encodeString(message) { text += line }
-                } else {
-                    if origin.get() == nil {
-                        if case .gesture(let g) = event { origin.set(g.timeUS) }
-                        if case .touch(let t) = event { origin.set(t.timeUS) }
-                    }
-                    if let line = HumanFormat.line(message, originMicroseconds: origin.get() ?? 0) { text += line + "\n" }
+                    bytes += line
+                    continue
                 }
+                guard let message = try? decoder.decodeDaemonMessage(line.dropLast()) else { continue }
+                if origin.get() == nil {
+                    if case .gesture(let g) = message { origin.set(g.timeUS) }
+                    if case .touch(let t) = message { origin.set(t.timeUS) }
+                }
+                if let text = HumanFormat.line(message, originMicroseconds: origin.get() ?? 0) { bytes += (text + "\n").utf8 }
             }
-            writeStandardOutput(text)
+            writeStandardOutput(String(decoding: bytes, as: UTF8.self))
         }
     }
 

@@ -106,68 +106,57 @@ public actor IPCServer: EventPublisher {
         touchSubscribers = clients.values.count { !$0.isClosing && $0.subscription?.wantsRawTouches == true }
     }
 
-    /// Fans `events` out to the subscribers: at once when called on the server's loop thread
+    /// Fans `batch` out to the subscribers: at once when called on the server's loop thread
     /// (the daemon's input hub shares it), else after the work already queued on the loop.
-    public nonisolated func publish(_ events: [PublishedEvent]) {
-        guard !events.isEmpty else { return }
+    public nonisolated func publish(_ batch: EncodedBatch) {
+        guard !batch.isEmpty else { return }
         if loop.isCurrent {
-            assumeIsolated { $0.fanOut(events) }
+            assumeIsolated { $0.fanOut(batch) }
         } else {
-            loop.execute { [self] in self.assumeIsolated { $0.fanOut(events) } }
+            loop.execute { [self] in self.assumeIsolated { $0.fanOut(batch) } }
         }
     }
 
-    /// The lines of one batch, encoded once for every client.
-    private var batch: [(event: PublishedEvent, bytes: [UInt8], coalesceKey: String?)] = []
-    /// One client's lines of a batch, reused so a frame costs no allocation here.
+    /// One client's lines of a batch when it takes only some of them, reused so a frame
+    /// costs no allocation here.
     private var scratch: [UInt8] = []
 
-    private func fanOut(_ events: [PublishedEvent]) {
-        batch.removeAll(keepingCapacity: true)
-        for event in events {
-            let message: DaemonMessage
-            var coalesceKey: String?
-            switch event {
-            case .gesture(let g), .restrictedGesture(let g, _):
-                message = .gesture(g)
-                if g.state == .changed { coalesceKey = g.gestureID }
-            case .touch(let t): message = .touch(t)
-            case .deviceAdded(let d): message = .deviceAdded(d)
-            case .deviceRemoved(let d): message = .deviceRemoved(d)
-            }
-            // Encoded only for an audience (raw touches of a frame nobody asked for cost
-            // most of a frame's encoding).
-            guard clients.values.contains(where: { $0.wants(event) }) else { continue }
-            guard let bytes = try? encoder.encode(message) else {
-                logger.error("Failed to encode an event, dropping it", [("event.type", message.type)])
-                continue
-            }
-            batch.append((event, bytes, coalesceKey))
-        }
+    /// Every line was encoded once by the input side; each client gets the same bytes
+    /// (DESIGN.md, "One wire model").
+    private func fanOut(_ batch: EncodedBatch) {
         for (id, client) in clients where client.subscription != nil && !client.isClosing {
             if client.outbox.isEmpty {
-                writeDirectly(id, client)
+                writeDirectly(id, client, batch)
             } else {
-                enqueueBatch(id, client)
+                enqueueBatch(id, client, batch)
             }
         }
     }
 
     /// The common case, a client that keeps up: its lines of a frame's batch go out in one
-    /// write without touching the outbox; only what the socket did not take is queued. Big
-    /// batches (a whole recording replayed at once) take the outbox path, which writes as it
-    /// queues so a reading client keeps up.
-    private func writeDirectly(_ id: Int, _ client: ClientSession) {
-        guard batch.count <= max(1, client.outbox.softLimit / 2) else {
-            enqueueBatch(id, client)
+    /// write without touching the outbox — the batch's own bytes when it takes every line,
+    /// else its lines gathered — and only what the socket did not take is queued, by
+    /// reference. Big batches (a whole recording replayed at once) take the outbox path,
+    /// which writes as it queues so a reading client keeps up.
+    private func writeDirectly(_ id: Int, _ client: ClientSession, _ batch: EncodedBatch) {
+        guard batch.events.count <= max(1, client.outbox.softLimit / 2) else {
+            enqueueBatch(id, client, batch)
             return
         }
-        scratch.removeAll(keepingCapacity: true)
-        for item in batch where client.wants(item.event) { scratch += item.bytes }
-        guard !scratch.isEmpty else { return }
+        var takesAll = true
+        var takesAny = false
+        for event in batch.events {
+            if client.wants(event) { takesAny = true } else { takesAll = false }
+        }
+        guard takesAny else { return }
+        if !takesAll {
+            scratch.removeAll(keepingCapacity: true)
+            for event in batch.events where client.wants(event) { scratch += batch.line(event) }
+        }
+        let total = takesAll ? batch.bytes.count : scratch.count
         var written: Int
         do {
-            switch try client.connection.write(scratch) {
+            switch try (takesAll ? client.connection.write(batch.bytes) : client.connection.write(scratch)) {
             case .processed(let n): written = n
             case .wouldBlock: written = 0
             }
@@ -175,15 +164,15 @@ public actor IPCServer: EventPublisher {
             close(id, reason: "write failed: \(error)")
             return
         }
-        guard written < scratch.count else { return }
+        guard written < total else { return }
         // Queue what is left: the partly written line first (marked as such, so it is never
         // coalesced away), then the others as usual.
-        for item in batch where client.wants(item.event) {
-            if written >= item.bytes.count {
-                written -= item.bytes.count
+        for event in batch.events where client.wants(event) {
+            if written >= event.range.count {
+                written -= event.range.count
                 continue
             }
-            let result = client.outbox.enqueue(item.bytes, coalesceKey: item.coalesceKey)
+            let result = client.outbox.enqueue(EncodedLine(batch, event.range), coalesceKey: event.coalesceKey)
             if written > 0 {
                 client.outbox.consume(written)
                 written = 0
@@ -199,9 +188,9 @@ public actor IPCServer: EventPublisher {
     /// Queues the client's lines of the batch (coalescing `changed` over the soft limit),
     /// writing as it goes so a big batch never reaches the soft limit on its own: coalescing
     /// is for slow readers, not bursts.
-    private func enqueueBatch(_ id: Int, _ client: ClientSession) {
-        for item in batch where client.wants(item.event) {
-            switch client.outbox.enqueue(item.bytes, coalesceKey: item.coalesceKey) {
+    private func enqueueBatch(_ id: Int, _ client: ClientSession, _ batch: EncodedBatch) {
+        for event in batch.events where client.wants(event) {
+            switch client.outbox.enqueue(EncodedLine(batch, event.range), coalesceKey: event.coalesceKey) {
             case .queued, .coalesced:
                 if client.outbox.count >= client.outbox.softLimit / 2 {
                     flush(id)
@@ -414,13 +403,16 @@ public actor IPCServer: EventPublisher {
         perform(client.machine.reply(message), for: id)
     }
 
+    /// What ``flush(_:)`` gathers from an outbox for one write, reused.
+    private var writeBuffer: [UInt8] = []
+
     /// Writes what the client's outbox holds until the socket would block.
     private func flush(_ id: Int) {
         guard let client = clients[id] else { return }
-        while let pending = client.machine.nextWrite() {
+        while client.machine.nextWrite(into: &writeBuffer) {
             let result: IOResult<Int>
             do {
-                result = try client.connection.write(pending)
+                result = try client.connection.write(writeBuffer)
             } catch {
                 perform(client.machine.writeFailed("\(error)"), for: id)
                 return

@@ -107,14 +107,4 @@ extension InputHub {
     func logClone(_ error: SystemError, _ session: DeviceSession) {
         logger.error("Failed to write to the uinput clone, stopping it", [("device.node", session.node), ("error", error.description)])
     }
-
-    /// Marks gesture messages whose touches the clone did not pass on (`touches_consumed`).
-    static func markConsumed(_ events: inout [PublishedEvent], relay: CloneRelay?) {
-        guard let relay, !relay.consumingGestures.isEmpty else { return }
-        for index in events.indices {
-            guard case .gesture(var message) = events[index], relay.consumingGestures.contains(message.name) else { continue }
-            message.touchesConsumed = true
-            events[index] = .gesture(message)
-        }
-    }
 }

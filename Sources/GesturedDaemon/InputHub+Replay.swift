@@ -78,7 +78,7 @@ extension InputHub {
         let info = WireMapping.deviceInfo(
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
-        publisher.publish([.deviceAdded(info)])
+        publisher.publish(.deviceAdded(info))
         logger.notice("Replay started", [("device.node", node), ("device.name", device.name), ("events", "\(events.count)")])
         switch pacing {
         case .asFastAsPossible:
@@ -95,12 +95,7 @@ extension InputHub {
 
     private func publishReplay(_ outputs: [EngineOutput], _ session: ReplaySession) {
         logReplayDecisions(session)
-        guard !outputs.isEmpty else { return }
-        state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        let seat = session.seat
-        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
-        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
-        publisher.publish(events)
+        publishOutputs(outputs, node: session.node, device: session.pipeline.device, seat: session.seat, consuming: nil)
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the
@@ -175,7 +170,7 @@ extension InputHub {
         session.timer?.cancel()
         session.timer = nil
         state.removeDevice(node: node)
-        publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
+        publisher.publish(.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name)))
         logger.notice("Replay finished", [("device.node", node)])
         session.completion()
     }

@@ -34,6 +34,8 @@ public actor InputHub {
     private var ignored: [String: String] = [:]
     /// Who receives gesture events while a seat is locked.
     var lockGate = LockGate()
+    /// The lines of the last publish, reused for the next when no client kept them.
+    var publishBatch = EncodedBatch()
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).
@@ -156,7 +158,7 @@ public actor InputHub {
         let info = WireMapping.deviceInfo(
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
-        publisher.publish([.deviceAdded(info)])
+        publisher.publish(.deviceAdded(info))
         // Every slot's last values first (``SlotSeed``).
         let openedAt = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
         _ = session.pipeline.feed(SlotSeed.events(device.slotValueEvents(at: openedAt), at: openedAt))
@@ -202,7 +204,7 @@ public actor InputHub {
         session.watch = nil
         session.device.close()
         state.removeDevice(node: node)
-        publisher.publish([.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name))])
+        publisher.publish(.deviceRemoved(DeviceRemovedEvent(device: node, name: session.pipeline.device.name)))
         logger.notice("Device removed", [("device.node", node), ("device.name", session.pipeline.device.name), ("reason", reason)])
         rearmTimer()
         updateStatus()
@@ -345,13 +347,7 @@ public actor InputHub {
     // MARK: Helpers
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
-        guard !outputs.isEmpty else { return }
-        let seat = session.seat
-        var events = WireMapping.messages(for: outputs, node: session.node, device: session.pipeline.device, touches: publisher.wantsTouches)
-        Self.markConsumed(&events, relay: session.relay)
-        lockGate.route(&events) { state.seatSessions.isLocked(seat: seat) }
-        state.addGesturesEmitted(outputs.count { if case .gesture = $0 { true } else { false } })
-        if !events.isEmpty { publisher.publish(events) }
+        publishOutputs(outputs, node: session.node, device: session.pipeline.device, seat: session.seat, consuming: session.relay?.consumingGestures)
     }
 
     func logDiagnostics(_ session: DeviceSession) {

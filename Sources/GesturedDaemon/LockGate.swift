@@ -12,69 +12,42 @@ import GesturedProtocol
 ///   no action runs on its `ended`; root clients get it as it goes on.
 struct LockGate {
     /// Gestures that are root-only until they end (began locked, or were cut by a lock).
-    private var withheld: Set<String> = []
+    private var withheld: Set<CoalesceKey> = []
     /// `[Gesture]` names marked `WhenLocked=yes`.
     var gesturesWhenLocked: Set<String> = []
 
     /// How many gestures are root-only now (tests, leaks).
     var withheldCount: Int { withheld.count }
 
-    /// Routes the gesture events of one batch in place (other events pass unchanged): sets
-    /// each one's `locked` and restricts or splits those a locked seat keeps from the other
-    /// clients. The unlocked path rewrites elements where they are, allocating nothing.
-    /// - Parameter locked: whether the seat of the batch's device is locked now (asked once
-    ///   per batch, only when it holds a gesture).
-    mutating func route(_ events: inout [PublishedEvent], locked: () -> Bool) {
-        guard var index = events.firstIndex(where: { if case .gesture = $0 { true } else { false } }) else { return }
-        let isLocked = locked()
-        while index < events.count {
-            guard case .gesture(var message) = events[index] else {
-                index += 1
-                continue
-            }
-            message.locked = isLocked
-            switch decide(message) {
-            case .everyone:
-                events[index] = .gesture(message)
-                index += 1
-            case .rootOnly:
-                events[index] = .restrictedGesture(message, .root)
-                index += 1
-            case .cancelledForOthers:
-                var cancelled = message
-                cancelled.state = .cancelled
-                events[index] = .restrictedGesture(message, .root)
-                events.insert(.restrictedGesture(cancelled, .others), at: index + 1)
-                index += 2
-            }
-        }
-    }
-
-    private enum Decision {
+    /// Who receives one gesture event.
+    enum Decision: Equatable {
         case everyone
         case rootOnly
         /// Root gets the event; the others get it as `cancelled`, their last of the gesture.
         case cancelledForOthers
     }
 
-    private mutating func decide(_ message: GestureEventMessage) -> Decision {
-        if !gesturesWhenLocked.isEmpty, gesturesWhenLocked.contains(message.name) { return .everyone }
-        let locked = message.locked ?? false
-        let final = message.state == .ended || message.state == .cancelled || message.state == .recognized
-        let first = message.state == .began || message.state == .recognized
-        if !withheld.isEmpty, withheld.contains(message.gestureID) {
-            if final { withheld.remove(message.gestureID) }
+    /// Decides who receives a gesture event of attempt `attempt` (the device and the engine's
+    /// sequence: one `gesture_id`) in state `state`, while its seat is `locked` or not. Asked
+    /// before the event is encoded, so each line is written once for its audience; the
+    /// unlocked path with nothing withheld touches no set.
+    mutating func decide(name: String, state: WireGestureState, attempt: CoalesceKey, locked: Bool) -> Decision {
+        if !gesturesWhenLocked.isEmpty, gesturesWhenLocked.contains(name) { return .everyone }
+        let final = state == .ended || state == .cancelled || state == .recognized
+        let first = state == .began || state == .recognized
+        if !withheld.isEmpty, withheld.contains(attempt) {
+            if final { withheld.remove(attempt) }
             return .rootOnly
         }
         guard locked else { return .everyone }
         if first {
-            if !final { withheld.insert(message.gestureID) }
+            if !final { withheld.insert(attempt) }
             return .rootOnly
         }
         // Began unlocked, now locked: the others see it cancelled here; root sees it go on.
         // A `cancelled` already is the others' last event.
-        if message.state == .cancelled { return .everyone }
-        if !final { withheld.insert(message.gestureID) }
+        if state == .cancelled { return .everyone }
+        if !final { withheld.insert(attempt) }
         return .cancelledForOthers
     }
 }

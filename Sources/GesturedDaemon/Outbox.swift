@@ -13,9 +13,10 @@ public struct Outbox: Sendable {
     }
 
     struct Entry: Sendable {
-        var bytes: [UInt8]
-        /// Set for coalescible `changed` events: the gesture id.
-        var coalesceKey: String?
+        /// The line, shared with every other client that queued it (fan-out by reference).
+        var line: EncodedLine
+        /// Set for coalescible `changed` events: the gesture attempt.
+        var coalesceKey: CoalesceKey?
     }
 
     public let softLimit: Int
@@ -25,7 +26,7 @@ public struct Outbox: Sendable {
     /// Bytes of `entries[head]` already written.
     private var writtenOfHead = 0
     /// Index of the queued coalescible entry for a gesture id.
-    private var pendingChanged: [String: Int] = [:]
+    private var pendingChanged: [CoalesceKey: Int] = [:]
 
     public init(softLimit: Int = 256, hardLimit: Int = 1024) {
         precondition(softLimit > 0 && hardLimit >= softLimit, "outbox limits must satisfy 0 < soft <= hard")
@@ -37,17 +38,22 @@ public struct Outbox: Sendable {
     public var count: Int { entries.count - head }
     public var isEmpty: Bool { count == 0 }
 
-    /// Queues one encoded line.
-    /// - Parameter coalesceKey: the gesture id for a `changed` event, nil for anything else.
-    public mutating func enqueue(_ bytes: [UInt8], coalesceKey: String? = nil) -> EnqueueResult {
+    /// Queues one encoded line of its own (replies: copied into a buffer of their own).
+    /// - Parameter coalesceKey: the gesture attempt for a `changed` event, nil for anything else.
+    public mutating func enqueue(_ bytes: [UInt8], coalesceKey: CoalesceKey? = nil) -> EnqueueResult {
+        enqueue(EncodedLine(bytes), coalesceKey: coalesceKey)
+    }
+
+    /// Queues one line of a published batch, by reference.
+    public mutating func enqueue(_ line: EncodedLine, coalesceKey: CoalesceKey? = nil) -> EnqueueResult {
         if let key = coalesceKey, count >= softLimit, let index = pendingChanged[key], index >= head,
             !(index == head && writtenOfHead > 0)
         {
-            entries[index].bytes = bytes
+            entries[index].line = line
             return .coalesced
         }
         if count >= hardLimit { return .overflow }
-        entries.append(Entry(bytes: bytes, coalesceKey: coalesceKey))
+        entries.append(Entry(line: line, coalesceKey: coalesceKey))
         if let key = coalesceKey {
             pendingChanged[key] = entries.count - 1
         }
@@ -68,33 +74,40 @@ public struct Outbox: Sendable {
 
     /// Queues a line ignoring the limits (the final `overflow`/`shutdown` message).
     public mutating func enqueueFinal(_ bytes: [UInt8]) {
-        entries.append(Entry(bytes: bytes, coalesceKey: nil))
+        entries.append(Entry(line: EncodedLine(bytes), coalesceKey: nil))
     }
 
     /// The unwritten bytes of the head line, or nil when empty.
     public var pendingBytes: ArraySlice<UInt8>? {
         guard head < entries.count else { return nil }
-        return entries[head].bytes[writtenOfHead...]
+        return entries[head].line.bytes.dropFirst(writtenOfHead)
     }
 
     /// The unwritten bytes of as many whole queued lines as fit in `maxBytes` (at least the
     /// rest of the head line), for one `write(2)` instead of one per line.
     public func gatherPending(maxBytes: Int = 65536) -> [UInt8] {
-        guard head < entries.count else { return [] }
-        var chunk = Array(entries[head].bytes[writtenOfHead...])
+        var chunk: [UInt8] = []
+        gatherPending(into: &chunk, maxBytes: maxBytes)
+        return chunk
+    }
+
+    /// ``gatherPending(maxBytes:)`` into a buffer the caller reuses (emptied first).
+    public func gatherPending(into chunk: inout [UInt8], maxBytes: Int = 65536) {
+        chunk.removeAll(keepingCapacity: true)
+        guard head < entries.count else { return }
+        chunk += entries[head].line.bytes.dropFirst(writtenOfHead)
         var index = head + 1
-        while index < entries.count, chunk.count + entries[index].bytes.count <= maxBytes {
-            chunk += entries[index].bytes
+        while index < entries.count, chunk.count + entries[index].line.count <= maxBytes {
+            chunk += entries[index].line.bytes
             index += 1
         }
-        return chunk
     }
 
     /// Records that `n` bytes from the head were written (possibly spanning several lines).
     public mutating func consume(_ n: Int) {
         var remaining = n
         while remaining > 0, head < entries.count {
-            let left = entries[head].bytes.count - writtenOfHead
+            let left = entries[head].line.count - writtenOfHead
             if remaining < left {
                 writtenOfHead += remaining
                 return
@@ -115,4 +128,24 @@ public struct Outbox: Sendable {
         pendingChanged = pendingChanged.compactMapValues { $0 - head >= 0 ? $0 - head : nil }
         head = 0
     }
+}
+
+/// One line of an ``EncodedBatch``, held by reference: queuing it for a client copies no byte.
+public struct EncodedLine: Sendable {
+    let batch: EncodedBatch
+    let range: Range<Int>
+
+    public init(_ batch: EncodedBatch, _ range: Range<Int>) {
+        self.batch = batch
+        self.range = range
+    }
+
+    /// A line in a buffer of its own (replies, notices).
+    public init(_ bytes: [UInt8]) {
+        let batch = EncodedBatch(raw: bytes)
+        self.init(batch, 0..<bytes.count)
+    }
+
+    public var bytes: ArraySlice<UInt8> { batch.bytes[range] }
+    public var count: Int { range.count }
 }

@@ -4,24 +4,9 @@ public import GesturedProtocol
 /// Maps engine values onto wire DTOs. The protocol module does not know the engine (STYLE.md
 /// B3), so this is the one place where the two vocabularies meet.
 public enum WireMapping {
-    /// The `gesture`/`touch` messages for one batch of engine outputs of a device.
-    /// - Parameter touches: map the raw touches too (only when someone subscribed to them).
-    public static func messages(
-        for outputs: [EngineOutput],
-        node: String,
-        device: DeviceDescription,
-        touches: Bool = true
-    ) -> [PublishedEvent] {
-        var messages: [PublishedEvent] = []
-        for output in outputs {
-            switch output {
-            case .gesture(let event): messages.append(.gesture(gestureMessage(event, node: node, device: device)))
-            case .touch(let touch): if touches { messages.append(.touch(touchMessage(touch, node: node))) }
-            }
-        }
-        return messages
-    }
-
+    /// The decoded form of the line ``appendGesture(_:device:locked:consumed:audience:state:to:)``
+    /// writes for `e` (what a client reads back): the reference the encoder is tested against,
+    /// and what tools that show events print. Not on the daemon's per-frame path.
     public static func gestureMessage(_ e: GestureEvent, node: String, device: DeviceDescription) -> GestureEventMessage {
         let translation = e.translation.map { WireVector(x: rounded($0.x), y: rounded($0.y)) }
         let velocity = e.velocity.map { WireVector(x: rounded($0.x), y: rounded($0.y)) }
@@ -57,22 +42,25 @@ public enum WireMapping {
         return message
     }
 
+    /// The decoded form of a touch line (as ``gestureMessage(_:node:device:)``).
     public static func touchMessage(_ t: SinkTouchEvent, node: String) -> TouchEventMessage {
-        let phase: WireTouchPhase
-        switch t.phase {
-        case .began: phase = .began
-        case .moved, .stationary: phase = .moved
-        case .ended: phase = .ended
-        case .cancelled: phase = .cancelled
-        }
-        return TouchEventMessage(
+        TouchEventMessage(
             device: node,
             timeUS: t.timestamp.microseconds,
             touchID: t.touch.rawValue,
-            phase: phase,
+            phase: wirePhase(t.phase),
             xMM: rounded(t.position.x),
             yMM: rounded(t.position.y)
         )
+    }
+
+    public static func wirePhase(_ phase: TouchPhase) -> WireTouchPhase {
+        switch phase {
+        case .began: .began
+        case .moved, .stationary: .moved
+        case .ended: .ended
+        case .cancelled: .cancelled
+        }
     }
 
     public static func wireState(_ s: GestureState) -> WireGestureState {

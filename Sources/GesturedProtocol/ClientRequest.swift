@@ -128,10 +128,16 @@ public struct SubscribeRequest: Codable, Hashable, Sendable {
 
     /// True when a gesture event passes every present filter.
     public func matches(_ event: GestureEventMessage) -> Bool {
-        if let gestures, !gestures.isEmpty, !gestures.contains(event.name) { return false }
-        if let kinds, !kinds.isEmpty, !kinds.contains(event.kind) { return false }
-        if let states, !states.isEmpty, !states.contains(event.state) { return false }
-        return matchesDevice(node: event.device, name: event.deviceName)
+        matches(name: event.name, kind: event.kind, state: event.state, device: event.device, deviceName: event.deviceName)
+    }
+
+    /// True when a gesture event with these values passes every present filter (the daemon
+    /// asks with the values its encoded line was written from).
+    public func matches(name: String, kind: String, state: WireGestureState?, device: String, deviceName: String) -> Bool {
+        if let gestures, !gestures.isEmpty, !gestures.contains(name) { return false }
+        if let kinds, !kinds.isEmpty, !kinds.contains(kind) { return false }
+        if let states, !states.isEmpty, let state, !states.contains(state) { return false }
+        return matchesDevice(node: device, name: deviceName)
     }
 
     /// True when a device passes the `devices` filter (used for touch and hot-plug events).
@@ -140,7 +146,11 @@ public struct SubscribeRequest: Codable, Hashable, Sendable {
     ///   - name: The kernel's device name.
     public func matchesDevice(node: String, name: String) -> Bool {
         guard let devices, !devices.isEmpty else { return true }
-        let kernelName = node.split(separator: "/").last.map(String.init) ?? node
+        // The last path component, found without splitting (this runs per event and client).
+        var kernelName = Substring(node)
+        while kernelName.last == "/" { kernelName = kernelName.dropLast() }
+        if let slash = kernelName.lastIndex(of: "/") { kernelName = kernelName[kernelName.index(after: slash)...] }
+        if kernelName.isEmpty { kernelName = Substring(node) }
         return devices.contains { $0 == node || $0 == kernelName || $0 == name }
     }
 }

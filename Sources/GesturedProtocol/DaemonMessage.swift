@@ -421,7 +421,9 @@ public struct GestureEventMessage: Codable, Hashable, Sendable {
         return kernelName.isEmpty ? "\(device):\(sequence)" : "\(kernelName):\(sequence)"
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The wire names of the keys: the table both the decoder and ``wireLine(into:)`` (and
+    /// the daemon's encoder) read, in ``wireOrder``.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case name, kind, state, device, fingers, taps, direction, edge, scale, rotation, values, locked
         case deviceName = "device_name"
         case timeUS = "time_us"
@@ -481,7 +483,8 @@ public struct TouchEventMessage: Codable, Hashable, Sendable {
         self.yMM = yMM
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The wire names of the keys (as ``GestureEventMessage/CodingKeys``).
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case device, phase
         case timeUS = "time_us"
         case touchID = "touch_id"

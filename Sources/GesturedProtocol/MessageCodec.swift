@@ -15,10 +15,8 @@ public struct MessageEncoder: Sendable {
         case .devices(let m): try line(message.type, m)
         case .status(let m): try line(message.type, m)
         case .error(let m): try line(message.type, m)
-        case .gesture(let m):
-            if let fast = FastEventWriter.gesture(m) { fast } else { try line(message.type, m) }
-        case .touch(let m):
-            if let fast = FastEventWriter.touch(m) { fast } else { try line(message.type, m) }
+        case .gesture(let m): try eventLine(message.type) { m.wireLine(into: &$0) }
+        case .touch(let m): try eventLine(message.type) { m.wireLine(into: &$0) }
         case .deviceAdded(let m): try line(message.type, m)
         case .deviceRemoved(let m): try line(message.type, m)
         case .overflow(let m): try line(message.type, m)
@@ -47,6 +45,16 @@ public struct MessageEncoder: Sendable {
     /// Convenience: ``encode(_:)-(ClientMessage)`` as a `String` (ends with `\n`).
     public func encodeString(_ message: ClientMessage) throws(ProtocolError) -> String {
         String(decoding: try encode(message), as: UTF8.self)
+    }
+
+    /// An event line written by its table-driven writer (``WireWriter``).
+    private func eventLine(_ type: String, _ write: (inout [UInt8]) -> Bool) throws(ProtocolError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        guard write(&bytes) else {
+            throw ProtocolError(code: .badRequest, message: "cannot encode \(type) message: a number is not finite")
+        }
+        return bytes
     }
 
     /// The generic path through `Encodable` (also the reference the fast writer is tested

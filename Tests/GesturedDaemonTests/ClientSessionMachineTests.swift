@@ -83,7 +83,8 @@ struct EmbeddedClient {
     }
 
     private mutating func flush() {
-        while let bytes = machine.nextWrite() {
+        var bytes: [UInt8] = []
+        while machine.nextWrite(into: &bytes) {
             if let failWrites {
                 perform(machine.writeFailed(failWrites))
                 return
@@ -111,9 +112,12 @@ struct EmbeddedClient {
 
 private func line(_ message: ClientMessage) -> [UInt8] { try! MessageEncoder().encode(message) }
 
-private func touch(_ i: Int) -> [UInt8] {
-    try! MessageEncoder().encode(.touch(TouchEventMessage(device: "/dev/input/event5", timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2)))
+private func touch(_ i: Int) -> EncodedLine {
+    EncodedLine(try! MessageEncoder().encode(.touch(TouchEventMessage(device: "/dev/input/event5", timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2))))
 }
+
+/// What the fan-out asks about a raw touch of `device`.
+private let rawTouch = PublishedEvent(kind: .touch, device: "/dev/input/event5", deviceName: "")
 
 private func errorCode(_ message: DaemonMessage?) -> ErrorCode? {
     if case .error(let e) = message { e.code } else { nil }
@@ -179,10 +183,10 @@ struct ClientSessionMachineTests {
         var subscriber = EmbeddedClient()
         subscriber.send(line(ClientMessage(id: 1, .subscribe(SubscribeRequest(rawTouches: false)))))
         #expect(subscriber.actions == [.subscriptionChanged])
-        #expect(subscriber.machine.wants(.touch(TouchEventMessage(device: "d", timeUS: 0, touchID: 1, phase: .moved, xMM: 0, yMM: 0))) == false)
+        #expect(subscriber.machine.wants(rawTouch) == false)
         subscriber.allowsRawTouches = true
         subscriber.send(line(ClientMessage(id: 2, .subscribe(SubscribeRequest(rawTouches: true)))))
-        #expect(subscriber.machine.wants(.touch(TouchEventMessage(device: "d", timeUS: 0, touchID: 1, phase: .moved, xMM: 0, yMM: 0))))
+        #expect(subscriber.machine.wants(rawTouch))
         subscriber.send(line(ClientMessage(id: 3, .unsubscribe)))
         #expect(subscriber.machine.subscription == nil)
 

@@ -39,9 +39,11 @@ struct IPCServerTests {
         let padding = String(repeating: "p", count: 900)
         let frames = 2000
         for first in stride(from: 0, to: frames, by: 50) {
-            server.publish((first..<first + 50).map { i in
-                .touch(TouchEventMessage(device: padding, timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2))
-            })
+            server.publish(
+                EncodedBatch(
+                    touches: (first..<first + 50).map { i in
+                        TouchEventMessage(device: padding, timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2)
+                    }))
         }
         await server.flushPublished()
 

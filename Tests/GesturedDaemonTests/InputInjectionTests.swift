@@ -392,17 +392,19 @@ struct InputInjectionTests {
         run.standardOutput = FileHandle.nullDevice
         try run.run()
         await server.server.waitForSubscribers(1)
-        func event(_ kind: String, fingers: Int, direction: String? = nil, id: String) -> PublishedEvent {
-            .gesture(
-                GestureEventMessage(
-                    name: kind, kind: kind, state: .recognized, device: node, deviceName: "ELAN Touchscreen", timeUS: 1, gestureID: id,
-                    fingers: fingers, centroidMM: WireVector(x: 1, y: 1), centroidFraction: WireVector(x: 0.5, y: 0.5), direction: direction))
+        func event(_ kind: String, fingers: Int, direction: String? = nil, id: String) -> GestureEventMessage {
+            GestureEventMessage(
+                name: kind, kind: kind, state: .recognized, device: node, deviceName: "ELAN Touchscreen", timeUS: 1, gestureID: id,
+                fingers: fingers, centroidMM: WireVector(x: 1, y: 1), centroidFraction: WireVector(x: 0.5, y: 0.5), direction: direction)
         }
-        server.server.publish([event("swipe", fingers: 3, direction: "left", id: "event5:1"), event("swipe", fingers: 3, direction: "right", id: "event5:2")])
+        server.server.publish(
+            EncodedBatch(gestures: [
+                event("swipe", fingers: 3, direction: "left", id: "event5:1"), event("swipe", fingers: 3, direction: "right", id: "event5:2"),
+            ]))
         var writes = server.sink.written.makeAsyncIterator()
         var seen: [RecordingInputSink.Write] = []
         while seen.count < 4, let write = await writes.next() { seen.append(write) }
-        server.server.publish([event("tap", fingers: 2, id: "event5:3")])
+        server.server.publish(EncodedBatch(gestures: [event("tap", fingers: 2, id: "event5:3")]))
         while seen.count < 6, let write = await writes.next() { seen.append(write) }
         // the ok of the click is written in the same loop turn as its last transition, so it
         // precedes the shutdown notice

@@ -170,14 +170,10 @@ struct SessionTests {
     }
 
     /// What each audience receives of `events`: (state, locked) per event.
-    static func received(_ routed: [PublishedEvent], root: Bool) -> [String] {
-        routed.compactMap { event in
-            switch event {
-            case .gesture(let g): "\(g.gestureID) \(g.state.rawValue)\(g.locked == true ? " locked" : "")"
-            case .restrictedGesture(let g, let audience):
-                (audience == .root) == root ? "\(g.gestureID) \(g.state.rawValue)\(g.locked == true ? " locked" : "")" : nil
-            default: nil
-            }
+    static func received(_ routed: [(GestureEventMessage, GestureAudience?)], root: Bool) -> [String] {
+        routed.compactMap { g, audience in
+            if let audience, (audience == .root) != root { return nil }
+            return "\(g.gestureID) \(g.state.rawValue)\(g.locked == true ? " locked" : "")"
         }
     }
 
@@ -191,11 +187,22 @@ struct SessionTests {
         try await t.watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
         var gate = LockGate()
         gate.gesturesWhenLocked = ["osk"]
-        var routed: [PublishedEvent] = []
+        var routed: [(GestureEventMessage, GestureAudience?)] = []
+        // As the input hub does: the seat's lock state once per batch, a decision per event.
         func play(_ events: [GestureEventMessage]) {
-            var batch = events.map { PublishedEvent.gesture($0) }
-            gate.route(&batch) { t.sessions.isLocked(seat: "seat0") }
-            routed += batch
+            let locked = t.sessions.isLocked(seat: "seat0")
+            for var event in events {
+                event.locked = locked
+                switch gate.decide(name: event.name, state: event.state, attempt: .message(event.gestureID), locked: locked) {
+                case .everyone: routed.append((event, nil))
+                case .rootOnly: routed.append((event, .root))
+                case .cancelledForOthers:
+                    routed.append((event, .root))
+                    var cancelled = event
+                    cancelled.state = .cancelled
+                    routed.append((cancelled, .others))
+                }
+            }
         }
         play([Self.event(.began, id: "a"), Self.event(.changed, id: "a"), Self.event(.began, id: "k", name: "osk")])
         try mock.send("lock 2")

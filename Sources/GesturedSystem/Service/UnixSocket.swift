@@ -77,10 +77,23 @@ public final class UnixConnection: @unchecked Sendable {
     /// yields `EPIPE` instead of killing the daemon with SIGPIPE.
     /// - Returns: the number of bytes written, or `.wouldBlock`.
     public func write<C: Collection<UInt8>>(_ bytes: C) throws(SystemError) -> IOResult<Int> {
-        let fd = fileDescriptor
+        // Arrays and their slices are written in place; only other collections are copied.
+        let inPlace: Result<IOResult<Int>, SystemError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(SystemError) { return .success(try write(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+        }
+        if let inPlace { return try inPlace.get() }
         let array = Array(bytes)
+        let copied: Result<IOResult<Int>, SystemError> = array.withUnsafeBytes { buffer in
+            do throws(SystemError) { return .success(try write(buffer)) } catch { return .failure(error) }
+        }
+        return try copied.get()
+    }
+
+    /// Writes as much of `buffer` as the socket takes now (see ``write(_:)-(C)``).
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+        let fd = fileDescriptor
         return try nonBlockingSystemCall("write to client socket") {
-            array.withUnsafeBytes { send(fd, $0.baseAddress, array.count, Int32(MSG_NOSIGNAL)) }
+            send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
         }
     }
 

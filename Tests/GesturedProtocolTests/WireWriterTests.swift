@@ -2,10 +2,11 @@ import Testing
 
 @testable import GesturedProtocol
 
-/// The fast writer must produce exactly JSONEncoder's bytes: clients and goldens cannot tell
-/// which path wrote a line.
-@Suite("Fast event writer")
-struct FastEventWriterTests {
+/// The table-driven event writer (``WireWriter``, keys in ``GestureEventMessage/wireOrder``)
+/// must produce exactly the generic `Encodable` path's bytes (keys sorted by the JSON writer):
+/// clients and goldens cannot tell which path wrote a line.
+@Suite("Wire writer")
+struct WireWriterTests {
     /// A deterministic generator (SplitMix64).
     struct Generator {
         var state: UInt64
@@ -33,7 +34,7 @@ struct FastEventWriterTests {
         }
     }
 
-    @Test("gesture and touch lines equal JSONEncoder's, byte for byte", arguments: 0..<20)
+    @Test("gesture and touch lines equal the generic path's, byte for byte", arguments: 0..<20)
     func matchesJSONEncoder(seed: UInt64) throws {
         var g = Generator(state: seed)
         let encoder = MessageEncoder()
@@ -52,21 +53,46 @@ struct FastEventWriterTests {
                 locked: g.maybe { $0.next() % 2 == 0 }
             )
             if g.next() % 2 == 0 { message.touchesConsumed = true }
-            let fast = try #require(FastEventWriter.gesture(message))
+            let fast = try encoder.encode(.gesture(message))
             let reference = try encoder.line("gesture", message)
             #expect(String(decoding: fast, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
             let touch = TouchEventMessage(
                 device: g.text(), timeUS: Int64(g.next() % 1_000_000_000), touchID: g.next() % 1000,
                 phase: WireTouchPhase.allCases[Int(g.next() % 4)], xMM: g.double(), yMM: g.double())
-            let fastTouch = try #require(FastEventWriter.touch(touch))
+            let fastTouch = try encoder.encode(.touch(touch))
             #expect(String(decoding: fastTouch, as: UTF8.self) == String(decoding: try encoder.line("touch", touch), as: UTF8.self))
         }
     }
 
-    @Test("strings with control characters are left to JSONEncoder")
-    func controlCharactersFallBack() throws {
-        #expect(FastEventWriter.quote("a\u{1}b") == nil)
-        #expect(FastEventWriter.spell(.nan) == nil)
+    @Test("the wire order is the decoder's table sorted, with type in its place")
+    func wireOrderIsSorted() {
+        let names = GestureEventMessage.wireOrder.map(\.name)
+        #expect(names == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(names.count == GestureEventMessage.CodingKeys.allCases.count + 1)
+        #expect(names.contains("type"))
+        #expect(TouchEventMessage.wireOrder.map(\.name) == ["device", "phase", "time_us", "touch_id", "type", "x_mm", "y_mm"])
+    }
+
+    @Test("integers are spelled without building a string, at the extremes too")
+    func integers() {
+        for value: Int64 in [0, 7, 10, 99, 100, -1, -10, 1_000_000_000_000, .max, .min] {
+            var bytes: [UInt8] = []
+            WireWriter.integer(value, &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+        }
+        var bytes: [UInt8] = []
+        WireWriter.unsigned(.max, &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == String(UInt64.max))
+    }
+
+    @Test("strings with control characters are escaped as the generic path does; a NaN is refused")
+    func controlCharactersAndNaN() throws {
+        var nan = JSONGoldenTests.swipe
+        nan.scale = .nan
+        #expect(throws: ProtocolError.self) { try MessageEncoder().encode(.gesture(nan)) }
+        var odd = JSONGoldenTests.swipe
+        odd.name = "a\u{1}b\n"
+        #expect(try MessageEncoder().encode(.gesture(odd)) == MessageEncoder().line("gesture", odd))
         let line = try MessageEncoder().encodeString(
             .touch(TouchEventMessage(device: "odd\u{1}name", timeUS: 1, touchID: 2, phase: .began, xMM: 1, yMM: 2)))
         #expect(line.contains("\\u0001"))

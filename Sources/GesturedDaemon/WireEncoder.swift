@@ -1,0 +1,179 @@
+public import GestureEngine
+public import GesturedProtocol
+
+/// What a device contributes to each of its lines, taken from values the device session
+/// already holds (no string is built per event).
+public struct WireDevice {
+    /// Device node ("/dev/input/event5", "replay:demo.evemu").
+    public var node: String
+    /// The node's last path component ("event5"), the prefix of `gesture_id`.
+    public var kernelName: Substring
+    /// The kernel's device name.
+    public var name: String
+    /// The device reports no resolution: its millimetres are estimated.
+    public var approximateUnits: Bool
+
+    public init(node: String, device: DeviceDescription) {
+        self.node = node
+        var kernelName = Substring(node)
+        while kernelName.last == "/" { kernelName = kernelName.dropLast() }
+        if let slash = kernelName.lastIndex(of: "/") { kernelName = kernelName[kernelName.index(after: slash)...] }
+        self.kernelName = kernelName.isEmpty ? Substring(node) : kernelName
+        self.name = device.name
+        self.approximateUnits = !device.hasResolution
+    }
+}
+
+extension WireMapping {
+    /// Encodes the engine's gesture event once, straight into `batch`: every key in
+    /// ``GestureEventMessage/wireOrder`` (the table the decoder reads by), each value rounded
+    /// as ``gestureMessage(_:node:device:)`` rounds it, so the bytes equal that message's line.
+    /// - Parameters:
+    ///   - locked: the seat's lock state (every event carries it).
+    ///   - consumed: the grab took the gesture's touches from applications.
+    ///   - audience: nil for every client, else the part of them the lock policy allows.
+    ///   - state: the state written, when it differs from the event's (the `cancelled` the
+    ///     others get of a gesture a lock cut).
+    /// - Returns: false when a value is not finite (an engine bug; nothing is appended).
+    @discardableResult
+    public static func appendGesture(
+        _ e: GestureEvent, device: WireDevice, locked: Bool, consumed: Bool, audience: GestureAudience? = nil,
+        state: WireGestureState? = nil, to batch: EncodedBatch
+    ) -> Bool {
+        let wireState = state ?? wireState(e.state)
+        let facts = PublishedEvent(
+            kind: .gesture, device: device.node, deviceName: device.name, name: e.name, gestureKind: e.kind.name, state: wireState,
+            audience: audience, coalesceKey: wireState == .changed ? .attempt(device: device.node, sequence: e.sequence) : nil)
+        return batch.append(facts) { bytes in
+            writeGesture(e, device: device, locked: locked, consumed: consumed, state: wireState, into: &bytes)
+        }
+    }
+
+    /// Encodes a raw touch straight into `batch` (keys in ``TouchEventMessage/wireOrder``).
+    @discardableResult
+    public static func appendTouch(_ t: SinkTouchEvent, device: WireDevice, to batch: EncodedBatch) -> Bool {
+        batch.append(PublishedEvent(kind: .touch, device: device.node, deviceName: "")) { bytes in
+            TouchEventMessage.writeLine(
+                device: device.node, timeUS: t.timestamp.microseconds, touchID: t.touch.rawValue, phase: wirePhase(t.phase),
+                xMM: rounded(t.position.x), yMM: rounded(t.position.y), into: &bytes)
+        }
+    }
+
+    /// One gesture line: the mapping of ``gestureMessage(_:node:device:)`` and the writing of
+    /// ``GestureEventMessage/wireLine(into:)`` in one pass, with no message in between.
+    static func writeGesture(
+        _ e: GestureEvent, device: WireDevice, locked: Bool, consumed: Bool, state: WireGestureState, into bytes: inout [UInt8]
+    ) -> Bool {
+        var w = WireWriter()
+        w.begin(&bytes)
+        func put(_ name: String, _ value: Double?) -> Bool {
+            guard let value else { return true }
+            w.key(name, &bytes)
+            return WireWriter.number(value, &bytes)
+        }
+        func string(_ name: String, _ value: String?) {
+            guard let value else { return }
+            w.key(name, &bytes)
+            WireWriter.string(value, &bytes)
+        }
+        // scalarVelocity is the scale's or else the rotation's.
+        let scaleVelocity = e.scale != nil ? e.scalarVelocity : nil
+        let rotationVelocity = e.scale == nil && e.rotation != nil ? e.scalarVelocity : nil
+        for (slot, name) in GestureEventMessage.wireOrder {
+            let ok: Bool
+            switch slot {
+            case .type:
+                string(name, "gesture")
+                ok = true
+            case .key(let key):
+                switch key {
+                case .name: string(name, e.name); ok = true
+                case .kind: string(name, e.kind.name); ok = true
+                case .state: string(name, state.rawValue); ok = true
+                case .device: string(name, device.node); ok = true
+                case .deviceName: string(name, device.name); ok = true
+                case .timeUS:
+                    w.key(name, &bytes)
+                    WireWriter.integer(e.timestamp.microseconds, &bytes)
+                    ok = true
+                case .gestureID:
+                    // "<kernel name>:<sequence>", written in place.
+                    w.key(name, &bytes)
+                    WireWriter.string(device.kernelName, &bytes)
+                    bytes.removeLast()  // the closing quote: the sequence goes inside
+                    bytes.append(UInt8(ascii: ":"))
+                    WireWriter.unsigned(e.sequence, &bytes)
+                    bytes.append(UInt8(ascii: "\""))
+                    ok = true
+                case .fingers:
+                    w.key(name, &bytes)
+                    WireWriter.integer(Int64(e.fingers), &bytes)
+                    ok = true
+                case .xMM: ok = put(name, rounded(e.location.x))
+                case .yMM: ok = put(name, rounded(e.location.y))
+                case .xFraction: ok = put(name, rounded(e.locationFraction.x, places: 4))
+                case .yFraction: ok = put(name, rounded(e.locationFraction.y, places: 4))
+                case .taps:
+                    if let taps = e.taps {
+                        w.key(name, &bytes)
+                        WireWriter.integer(Int64(taps), &bytes)
+                    }
+                    ok = true
+                case .direction: string(name, e.direction?.rawValue); ok = true
+                case .edge: string(name, e.edge?.rawValue); ok = true
+                case .dxMM: ok = put(name, e.translation.map { rounded($0.x) })
+                case .dyMM: ok = put(name, e.translation.map { rounded($0.y) })
+                case .vxMMPerS: ok = put(name, e.velocity.map { rounded($0.x) })
+                case .vyMMPerS: ok = put(name, e.velocity.map { rounded($0.y) })
+                case .scale: ok = put(name, e.scale.map { rounded($0, places: 4) })
+                case .scaleVelocity: ok = put(name, scaleVelocity.map { rounded($0) })
+                case .rotation: ok = put(name, e.rotation.map { rounded($0, places: 4) })
+                case .rotationVelocity: ok = put(name, rotationVelocity.map { rounded($0) })
+                case .approximateUnits:
+                    if device.approximateUnits {
+                        w.key(name, &bytes)
+                        WireWriter.bool(true, &bytes)
+                    }
+                    ok = true
+                case .values:
+                    if e.values.isEmpty {
+                        ok = true
+                    } else {
+                        w.key(name, &bytes)
+                        ok = WireWriter.numbers(e.values, &bytes)
+                    }
+                case .locked:
+                    w.key(name, &bytes)
+                    WireWriter.bool(locked, &bytes)
+                    ok = true
+                case .touchesConsumed:
+                    if consumed {
+                        w.key(name, &bytes)
+                        WireWriter.bool(true, &bytes)
+                    }
+                    ok = true
+                case .dxDeltaMM: ok = put(name, delta(e.translation?.x, e.translationDelta?.x, places: 2))
+                case .dyDeltaMM: ok = put(name, delta(e.translation?.y, e.translationDelta?.y, places: 2))
+                case .dxFraction: ok = put(name, e.translationFraction.map { rounded($0.x, places: 4) })
+                case .dyFraction: ok = put(name, e.translationFraction.map { rounded($0.y, places: 4) })
+                case .scaleDelta: ok = put(name, delta(e.scale, e.scaleDelta, places: 4))
+                case .rotationDelta: ok = put(name, delta(e.rotation, e.rotationDelta, places: 4))
+                case .restXMM: ok = put(name, e.fling.map { rounded($0.restLocation.x) })
+                case .restYMM: ok = put(name, e.fling.map { rounded($0.restLocation.y) })
+                case .restDxFraction: ok = put(name, e.fling.map { rounded($0.restTranslationFraction.x, places: 4) })
+                case .restDyFraction: ok = put(name, e.fling.map { rounded($0.restTranslationFraction.y, places: 4) })
+                case .flingS: ok = put(name, e.fling.map { rounded($0.duration, places: 3) })
+                }
+            }
+            guard ok else { return false }
+        }
+        w.endLine(&bytes)
+        return true
+    }
+
+    /// A delta as ``addMotion(of:to:)`` sends it: present when both the value and its change are.
+    private static func delta(_ value: Double?, _ change: Double?, places: Int) -> Double? {
+        guard let value, let change else { return nil }
+        return roundedDifference(value, value - change, places: places)
+    }
+}

@@ -1,0 +1,242 @@
+/// The bytes of the event lines (`gesture`, `touch`), written straight into a caller's buffer
+/// with the keys in the order of one table (``GestureEventMessage/wireOrder``,
+/// ``TouchEventMessage/wireOrder``) that the decoder reads them by, so a line is written once
+/// and nothing is built to be converted again (DESIGN.md, "One wire model").
+///
+/// The spelling is the generic writer's (``JSONWriter``): strings escaped the same way,
+/// slashes unescaped, integral numbers without ".0", other numbers as Swift's shortest
+/// round-trip description. Nothing here allocates for the values a frame carries (numbers
+/// spell into small strings, which live inline), so a steady frame costs no heap allocation.
+public struct WireWriter {
+    /// No key written yet in the current object.
+    private var first = true
+
+    public init() {}
+
+    /// `{` (starts an object).
+    public mutating func begin(_ bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        first = true
+    }
+
+    /// `}\n` (ends the object and the line).
+    public func endLine(_ bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// `,"key":` (the comma only after the first key).
+    public mutating func key(_ name: String, _ bytes: inout [UInt8]) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A JSON string literal, escaped as ``JSONWriter/writeString(_:into:)`` does.
+    public static func string(_ text: some StringProtocol, _ bytes: inout [UInt8]) {
+        JSONWriter.writeString(text.utf8, into: &bytes)
+    }
+
+    /// A finite number as the protocol spells it; false (nothing written) when not finite.
+    public static func number(_ value: Double, _ bytes: inout [UInt8]) -> Bool {
+        guard value.isFinite else { return false }
+        let text = value.description
+        let utf8 = text.utf8
+        // "3.0" is written "3".
+        if utf8.count > 2, utf8.last == UInt8(ascii: "0"), utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".") {
+            bytes.append(contentsOf: utf8.dropLast(2))
+        } else {
+            bytes.append(contentsOf: utf8)
+        }
+        return true
+    }
+
+    /// A decimal integer.
+    public static func integer(_ value: Int64, _ bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        unsigned(value.magnitude, &bytes)
+    }
+
+    /// A decimal unsigned integer, written without building a string.
+    public static func unsigned(_ value: UInt64, _ bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// `true` or `false`.
+    public static func bool(_ value: Bool, _ bytes: inout [UInt8]) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// An object of numbers keyed by strings, keys in ascending order (custom recognizers'
+    /// `values`), found by repeated minimum so that no sorted copy is made; false when a
+    /// value is not finite.
+    public static func numbers(_ values: [String: Double], _ bytes: inout [UInt8]) -> Bool {
+        bytes.append(UInt8(ascii: "{"))
+        var previous: String?
+        for index in 0..<values.count {
+            var next: (key: String, value: Double)?
+            for entry in values where previous.map({ entry.key > $0 }) ?? true {
+                if next == nil || entry.key < next!.key { next = entry }
+            }
+            guard let next else { break }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(next.key, &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            guard number(next.value, &bytes) else { return false }
+            previous = next.key
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+}
+
+/// One place in a gesture line: a key of ``GestureEventMessage/CodingKeys`` (the table the
+/// decoder reads by) or the `type` tag, which the envelope adds.
+public enum GestureSlot: Sendable {
+    case key(GestureEventMessage.CodingKeys)
+    case type
+}
+
+/// One place in a touch line (as ``GestureSlot``).
+public enum TouchSlot: Sendable {
+    case key(TouchEventMessage.CodingKeys)
+    case type
+}
+
+extension GestureEventMessage {
+    /// Every key of a gesture line in wire order (sorted, gestured-ipc(7)): the decoder's
+    /// table plus `type`, sorted once.
+    public static let wireOrder: [(slot: GestureSlot, name: String)] = {
+        var slots = CodingKeys.allCases.map { (slot: GestureSlot.key($0), name: $0.stringValue) }
+        slots.append((.type, "type"))
+        return slots.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+    }()
+
+    /// This message's line, keys in ``wireOrder``; nil when a number is not finite.
+    public func wireLine(into bytes: inout [UInt8]) -> Bool {
+        var w = WireWriter()
+        w.begin(&bytes)
+        func put(_ name: String, _ value: Double?) -> Bool {
+            guard let value else { return true }
+            w.key(name, &bytes)
+            return WireWriter.number(value, &bytes)
+        }
+        for (slot, name) in Self.wireOrder {
+            let ok: Bool
+            switch slot {
+            case .type:
+                w.key(name, &bytes)
+                WireWriter.string("gesture", &bytes)
+                ok = true
+            case .key(let key):
+                switch key {
+                case .name: w.key(name, &bytes); WireWriter.string(self.name, &bytes); ok = true
+                case .kind: w.key(name, &bytes); WireWriter.string(kind, &bytes); ok = true
+                case .state: w.key(name, &bytes); WireWriter.string(state.rawValue, &bytes); ok = true
+                case .device: w.key(name, &bytes); WireWriter.string(device, &bytes); ok = true
+                case .deviceName: w.key(name, &bytes); WireWriter.string(deviceName, &bytes); ok = true
+                case .timeUS: w.key(name, &bytes); WireWriter.integer(timeUS, &bytes); ok = true
+                case .gestureID: w.key(name, &bytes); WireWriter.string(gestureID, &bytes); ok = true
+                case .fingers: w.key(name, &bytes); WireWriter.integer(Int64(fingers), &bytes); ok = true
+                case .xMM: ok = put(name, xMM)
+                case .yMM: ok = put(name, yMM)
+                case .xFraction: ok = put(name, xFraction)
+                case .yFraction: ok = put(name, yFraction)
+                case .taps:
+                    if let taps { w.key(name, &bytes); WireWriter.integer(Int64(taps), &bytes) }
+                    ok = true
+                case .direction:
+                    if let direction { w.key(name, &bytes); WireWriter.string(direction, &bytes) }
+                    ok = true
+                case .edge:
+                    if let edge { w.key(name, &bytes); WireWriter.string(edge, &bytes) }
+                    ok = true
+                case .dxMM: ok = put(name, dxMM)
+                case .dyMM: ok = put(name, dyMM)
+                case .vxMMPerS: ok = put(name, vxMMPerS)
+                case .vyMMPerS: ok = put(name, vyMMPerS)
+                case .scale: ok = put(name, scale)
+                case .scaleVelocity: ok = put(name, scaleVelocity)
+                case .rotation: ok = put(name, rotation)
+                case .rotationVelocity: ok = put(name, rotationVelocity)
+                case .approximateUnits:
+                    if let approximateUnits { w.key(name, &bytes); WireWriter.bool(approximateUnits, &bytes) }
+                    ok = true
+                case .values:
+                    if let values {
+                        w.key(name, &bytes)
+                        ok = WireWriter.numbers(values, &bytes)
+                    } else {
+                        ok = true
+                    }
+                case .locked:
+                    if let locked { w.key(name, &bytes); WireWriter.bool(locked, &bytes) }
+                    ok = true
+                case .touchesConsumed:
+                    if let touchesConsumed { w.key(name, &bytes); WireWriter.bool(touchesConsumed, &bytes) }
+                    ok = true
+                case .dxDeltaMM: ok = put(name, dxDeltaMM)
+                case .dyDeltaMM: ok = put(name, dyDeltaMM)
+                case .dxFraction: ok = put(name, dxFraction)
+                case .dyFraction: ok = put(name, dyFraction)
+                case .scaleDelta: ok = put(name, scaleDelta)
+                case .rotationDelta: ok = put(name, rotationDelta)
+                case .restXMM: ok = put(name, restXMM)
+                case .restYMM: ok = put(name, restYMM)
+                case .restDxFraction: ok = put(name, restDxFraction)
+                case .restDyFraction: ok = put(name, restDyFraction)
+                case .flingS: ok = put(name, flingS)
+                }
+            }
+            guard ok else { return false }
+        }
+        w.endLine(&bytes)
+        return true
+    }
+}
+
+extension TouchEventMessage {
+    /// Every key of a touch line in wire order (as ``GestureEventMessage/wireOrder``).
+    public static let wireOrder: [(slot: TouchSlot, name: String)] = {
+        var slots = CodingKeys.allCases.map { (slot: TouchSlot.key($0), name: $0.stringValue) }
+        slots.append((.type, "type"))
+        return slots.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+    }()
+
+    /// This message's line, keys in ``wireOrder``; false when a number is not finite.
+    public func wireLine(into bytes: inout [UInt8]) -> Bool {
+        TouchEventMessage.writeLine(device: device, timeUS: timeUS, touchID: touchID, phase: phase, xMM: xMM, yMM: yMM, into: &bytes)
+    }
+
+    /// A touch line from its values (the daemon writes it straight from the engine's touch).
+    public static func writeLine(
+        device: String, timeUS: Int64, touchID: UInt64, phase: WireTouchPhase, xMM: Double, yMM: Double, into bytes: inout [UInt8]
+    ) -> Bool {
+        var w = WireWriter()
+        w.begin(&bytes)
+        for (slot, name) in wireOrder {
+            w.key(name, &bytes)
+            switch slot {
+            case .type: WireWriter.string("touch", &bytes)
+            case .key(.device): WireWriter.string(device, &bytes)
+            case .key(.phase): WireWriter.string(phase.rawValue, &bytes)
+            case .key(.timeUS): WireWriter.integer(timeUS, &bytes)
+            case .key(.touchID): WireWriter.unsigned(touchID, &bytes)
+            case .key(.xMM): guard WireWriter.number(xMM, &bytes) else { return false }
+            case .key(.yMM): guard WireWriter.number(yMM, &bytes) else { return false }
+            }
+        }
+        w.endLine(&bytes)
+        return true
+    }
+}
