@@ -34,8 +34,9 @@ struct EmbeddedClient {
     }
 
     /// The client writes `bytes`; the session frames them and handles every complete request.
+    /// Bytes are given to the machine even after `stopReading` (the server would not read
+    /// them), so the tests see that the machine itself ignores them.
     mutating func send(_ bytes: [UInt8]) {
-        guard isReading else { return }
         machine.received(bytes)
         while closeReason == nil, let next = machine.nextRequest() { perform(next) }
     }
@@ -366,6 +367,87 @@ struct ClientSessionMachineTests {
         #expect(overflowed.messages.count == 1)
         if case .overflow = overflowed.messages.last {} else { Issue.record("expected only the overflow notice: \(overflowed.messages)") }
         #expect(overflowed.closeReason == "overflow")
+    }
+
+    enum Phase: String, CaseIterable {
+        case open, closing, closed
+    }
+
+    enum Event: String, CaseIterable {
+        case request, badLine, tooLong, endOfFile, halfClose, offer, overflow, shutdown, readError, writeError, deadline, drained, reply
+    }
+
+    /// docs/state-machines/client-session.md, as (from, event) → to.
+    static let transitionTable: [Phase: [Event: Phase]] = [
+        .open: [
+            .request: .open, .badLine: .open, .tooLong: .closing, .endOfFile: .closed, .halfClose: .closing, .offer: .open, .overflow: .closing,
+            .shutdown: .closing, .readError: .closed, .writeError: .closed, .deadline: .open, .drained: .open, .reply: .open,
+        ],
+        .closing: [
+            .request: .closing, .badLine: .closing, .tooLong: .closing, .endOfFile: .closing, .halfClose: .closing, .offer: .closing, .overflow: .closing,
+            .shutdown: .closing, .readError: .closed, .writeError: .closed, .deadline: .closed, .drained: .closed, .reply: .closing,
+        ],
+        .closed: Dictionary(uniqueKeysWithValues: Event.allCases.map { ($0, Phase.closed) }),
+    ]
+
+    /// A subscribed session in `phase` whose socket takes nothing: open with nothing queued,
+    /// closing by shutdown with its notice queued, or closed by its EOF.
+    static func session(in phase: Phase) -> EmbeddedClient {
+        var client = EmbeddedClient()
+        client.send(line(ClientMessage(id: 1, .subscribe(SubscribeRequest()))))
+        client.room = 0
+        switch phase {
+        case .open: break
+        case .closing: client.perform(client.machine.shutdown(reason: "test"))
+        case .closed: client.endOfFile()
+        }
+        return client
+    }
+
+    static func phase(of client: EmbeddedClient) -> Phase {
+        client.machine.isClosed ? .closed : client.machine.isClosing ? .closing : .open
+    }
+
+    static func apply(_ event: Event, to client: inout EmbeddedClient) {
+        switch event {
+        case .request: client.send(line(ClientMessage(id: 2, .status)))
+        case .badLine: client.send("{x\n")
+        case .tooLong: client.send(Array(repeating: UInt8(ascii: "x"), count: 300) + [10])
+        case .endOfFile: client.endOfFile()
+        case .halfClose:
+            // A request whose reply the socket does not take yet, then EOF.
+            client.send(line(ClientMessage(id: 4, .ping)))
+            client.endOfFile()
+        case .offer: client.perform(client.machine.offer(touch(0), coalesceKey: nil))
+        case .overflow: client.perform(client.machine.overflow())
+        case .shutdown: client.perform(client.machine.shutdown(reason: "again"))
+        case .readError: client.perform(client.machine.readFailed("EIO"))
+        case .writeError:
+            client.failWrites = "EPIPE"
+            client.perform(client.machine.reply(.ok(OkReply(id: 3, request: "reload"))))
+        case .deadline: client.perform(client.machine.deadlinePassed())
+        case .drained: client.peerReads(nil)
+        case .reply: client.perform(client.machine.reply(.ok(OkReply(id: 3, request: "reload"))))
+        }
+    }
+
+    @Test("every (state, event) pair moves as docs/state-machines/client-session.md says", arguments: Phase.allCases)
+    func transitionTable(from: Phase) throws {
+        let row = try #require(Self.transitionTable[from])
+        #expect(Set(row.keys) == Set(Event.allCases), "the table names every event")
+        for event in Event.allCases {
+            var client = Self.session(in: from)
+            #expect(Self.phase(of: client) == from, "set-up for \(from)")
+            let before = (client.actions.count, client.served.count, client.machine.outbox.count)
+            Self.apply(event, to: &client)
+            #expect(Self.phase(of: client) == row[event], "\(from) + \(event)")
+            if from == .closed {
+                #expect((client.actions.count, client.served.count, client.machine.outbox.count) == before, "closed + \(event) does nothing")
+            }
+            if from == .closing, [.request, .badLine, .tooLong, .offer, .halfClose].contains(event) {
+                #expect(client.served.count == before.1 && client.machine.outbox.count == before.2, "closing + \(event) takes nothing")
+            }
+        }
     }
 
     @Test("a deadline for a session that is not closing, or already closed, does nothing")
