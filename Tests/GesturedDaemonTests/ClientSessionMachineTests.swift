@@ -450,6 +450,29 @@ struct ClientSessionMachineTests {
         }
     }
 
+    @Test("the man page's example errors are what the session writes, client and request included")
+    func manPageErrors(filePath: String = #filePath) throws {
+        var components = filePath.split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        let path = components.joined(separator: "/") + "/docs/man/gestured-ipc.7.scd"
+        let page = try Files.readText(path: path)
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("$ socat - UNIX-CONNECT:") })
+        let transcript = Array(lines[(start + 1)...].prefix { $0 != "```" })
+        // The example's connection is the daemon's first (client 1).
+        var client = EmbeddedClient(id: 1, maximumLineLength: LineFramer.defaultMaximumLineLength)
+        var errors = 0
+        for (index, typed) in transcript.enumerated() where typed.hasPrefix("> ") {
+            let before = client.messages.count
+            client.send(Array(typed.dropFirst(2).utf8) + [10])
+            guard case .error = client.messages.last, client.messages.count > before else { continue }
+            errors += 1
+            let written = String(decoding: client.received.split(separator: UInt8(ascii: "\n")).last ?? [], as: UTF8.self)
+            #expect(index + 1 < transcript.count && transcript[index + 1] == written, "\(typed)")
+        }
+        #expect(errors == 1, "the example shows one error")
+    }
+
     @Test("a deadline for a session that is not closing, or already closed, does nothing")
     func staleDeadline() {
         var client = EmbeddedClient()
