@@ -15,7 +15,7 @@ bench=${1:-.build/release/gestured-bench}
 command -v valgrind >/dev/null || { echo "bench-instructions: valgrind is missing (scripts/setup-deps.sh)" >&2; exit 1; }
 [ -x "$bench" ] || { echo "bench-instructions: no $bench (swift build -c release --product gestured-bench)" >&2; exit 1; }
 work=$(mktemp -d /tmp/gestured-instructions.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP_CALLGRIND:-}" ] || trap 'rm -rf "$work"' EXIT
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$bench" daemon --clients 1 --devices 1 --idle-seconds 0 \
   > "$work/bench.txt" 2> "$work/valgrind.txt" || { cat "$work/bench.txt" "$work/valgrind.txt" >&2; exit 1; }
 frames=$(awk '/^each device: [0-9]+ frames/ { print $3; exit }' "$work/bench.txt")

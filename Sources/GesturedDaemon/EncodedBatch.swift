@@ -15,7 +15,7 @@ public final class EncodedBatch: @unchecked Sendable {
     public private(set) var events: [PublishedEvent] = []
 
     public init() {
-        bytes.reserveCapacity(4096)
+        bytes.reserveCapacity(1024)
         events.reserveCapacity(16)
     }
 

@@ -120,6 +120,8 @@ public actor IPCServer: EventPublisher {
     /// One client's lines of a batch when it takes only some of them, reused so a frame
     /// costs no allocation here.
     private var scratch: [UInt8] = []
+    /// What `flush` gathers of an outbox for one write, reused likewise.
+    private var flushBuffer: [UInt8] = []
 
     /// Every line was encoded once by the input side; each client gets the same bytes
     /// (DESIGN.md, "One wire model").
@@ -403,16 +405,13 @@ public actor IPCServer: EventPublisher {
         perform(client.machine.reply(message), for: id)
     }
 
-    /// What ``flush(_:)`` gathers from an outbox for one write, reused.
-    private var writeBuffer: [UInt8] = []
-
     /// Writes what the client's outbox holds until the socket would block.
     private func flush(_ id: Int) {
         guard let client = clients[id] else { return }
-        while client.machine.nextWrite(into: &writeBuffer) {
+        while client.machine.nextWrite(into: &flushBuffer) {
             let result: IOResult<Int>
             do {
-                result = try client.connection.write(writeBuffer)
+                result = try client.connection.write(flushBuffer)
             } catch {
                 perform(client.machine.writeFailed("\(error)"), for: id)
                 return

@@ -51,14 +51,26 @@ extension InputHub {
         if !batch.isEmpty { publisher.publish(batch) }
     }
 
-    /// The batch to fill next: the previous one, emptied, when nothing holds it any more (the
-    /// steady state: every client took its lines at once), else a new one.
+    /// The batch to fill next: one of the last few, emptied, that nothing holds any more
+    /// (the steady state: every client took its lines at once, or a slow one's outbox has
+    /// since sent them), else a new one, kept for later frames. So a frame costs no
+    /// allocation here unless more than ``batchPoolSize`` recent batches are still queued.
     private func takeBatch() -> EncodedBatch {
-        if isKnownUniquelyReferenced(&publishBatch) {
-            publishBatch.removeAll()
-        } else {
-            publishBatch = EncodedBatch()
+        for index in publishBatches.indices where isKnownUniquelyReferenced(&publishBatches[index]) {
+            publishBatches[index].removeAll()
+            return publishBatches[index]
         }
-        return publishBatch
+        let batch = EncodedBatch()
+        if publishBatches.count < Self.batchPoolSize {
+            publishBatches.append(batch)
+        } else {
+            // Every kept batch is still queued somewhere: replace the oldest slot.
+            publishBatches[nextBatchSlot] = batch
+            nextBatchSlot = (nextBatchSlot + 1) % Self.batchPoolSize
+        }
+        return batch
     }
+
+    /// How many recent batches the hub keeps for reuse.
+    static let batchPoolSize = 32
 }

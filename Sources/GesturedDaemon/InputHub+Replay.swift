@@ -27,6 +27,8 @@ final class ReplaySession {
     let completion: @Sendable () -> Void
     /// Wakes the next step of a real-time replay.
     var timer: LoopTimer?
+    /// Reused for every step, so a frame costs no output array.
+    var outputs: [EngineOutput] = []
 
     init(node: String, pipeline: GesturePipeline, events: [RawEvent], pacing: ReplayPacing, completion: @escaping @Sendable () -> Void) {
         self.node = node
@@ -104,18 +106,24 @@ extension InputHub {
         guard let session = replays[node], case .realtime(let speed) = session.pacing, session.index <= session.events.count else { return }
         let elapsedWall = MonotonicClock.nowMicroseconds() - session.wallOrigin
         let nowRecording = session.recordingOrigin + Int64(Double(elapsedWall) * speed)
-        var outputs: [EngineOutput] = []
+        var outputs = session.outputs
+        session.outputs = []
+        outputs.removeAll(keepingCapacity: true)
         // Deadlines that fall before the next event fire first, at their own time.
         while let deadline = session.pipeline.nextDeadline, deadline.microseconds <= nowRecording,
             session.index >= session.events.count || deadline < session.events[session.index].time
         {
             outputs += session.pipeline.advance(to: deadline)
         }
-        while session.index < session.events.count, session.events[session.index].time.microseconds <= nowRecording {
-            outputs += session.pipeline.feed(CollectionOfOne(session.events[session.index]))
-            session.index += 1
+        // Every event due by now, in one call, from the recording's own storage.
+        var end = session.index
+        while end < session.events.count, session.events[end].time.microseconds <= nowRecording { end += 1 }
+        if end > session.index {
+            session.pipeline.feed(session.events[session.index..<end], into: &outputs)
+            session.index = end
         }
         publishReplay(outputs, session)
+        session.outputs = outputs
         guard session.index < session.events.count || session.pipeline.nextDeadline != nil else {
             publishReplay(session.pipeline.finishReplay(), session)
             finishReplay(node)

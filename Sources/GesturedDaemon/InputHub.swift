@@ -34,8 +34,9 @@ public actor InputHub {
     private var ignored: [String: String] = [:]
     /// Who receives gesture events while a seat is locked.
     var lockGate = LockGate()
-    /// The lines of the last publish, reused for the next when no client kept them.
-    var publishBatch = EncodedBatch()
+    /// The batches of the last publishes, reused once no client holds their lines.
+    var publishBatches: [EncodedBatch] = []
+    var nextBatchSlot = 0
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).

@@ -125,7 +125,13 @@ public struct Outbox: Sendable {
     private mutating func compactIfNeeded() {
         guard head > 64, head * 2 > entries.count else { return }
         entries.removeFirst(head)
-        pendingChanged = pendingChanged.compactMapValues { $0 - head >= 0 ? $0 - head : nil }
+        // Every written line's key was dropped in consume, so each index left is >= head:
+        // shift them in place (no new dictionary per compaction).
+        var index = pendingChanged.values.startIndex
+        while index != pendingChanged.values.endIndex {
+            pendingChanged.values[index] -= head
+            pendingChanged.values.formIndex(after: &index)
+        }
         head = 0
     }
 }

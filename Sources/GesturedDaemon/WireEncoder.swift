@@ -66,12 +66,12 @@ extension WireMapping {
     ) -> Bool {
         var w = WireWriter()
         w.begin(&bytes)
-        func put(_ name: String, _ value: Double?) -> Bool {
+        func put(_ name: [UInt8], _ value: Double?) -> Bool {
             guard let value else { return true }
             w.key(name, &bytes)
             return WireWriter.number(value, &bytes)
         }
-        func string(_ name: String, _ value: String?) {
+        func string(_ name: [UInt8], _ value: String?) {
             guard let value else { return }
             w.key(name, &bytes)
             WireWriter.string(value, &bytes)
@@ -79,7 +79,7 @@ extension WireMapping {
         // scalarVelocity is the scale's or else the rotation's.
         let scaleVelocity = e.scale != nil ? e.scalarVelocity : nil
         let rotationVelocity = e.scale == nil && e.rotation != nil ? e.scalarVelocity : nil
-        for (slot, name) in GestureEventMessage.wireOrder {
+        for (slot, _, name) in GestureEventMessage.wireOrder {
             let ok: Bool
             switch slot {
             case .type:

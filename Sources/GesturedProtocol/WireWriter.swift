@@ -25,24 +25,47 @@ public struct WireWriter {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// `,"key":` (the comma only after the first key).
-    public mutating func key(_ name: String, _ bytes: inout [UInt8]) {
+    /// `,"key":` (the comma only after the first key), from the key's bytes `"key":`
+    /// (``quotedKey(_:)``, made once per table).
+    public mutating func key(_ quoted: [UInt8], _ bytes: inout [UInt8]) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: quoted)
     }
 
-    /// A JSON string literal, escaped as ``JSONWriter/writeString(_:into:)`` does.
-    public static func string(_ text: some StringProtocol, _ bytes: inout [UInt8]) {
-        JSONWriter.writeString(text.utf8, into: &bytes)
+    /// `"name":` as bytes.
+    public static func quotedKey(_ name: String) -> [UInt8] {
+        [UInt8(ascii: "\"")] + Array(name.utf8) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
+    }
+
+    /// A JSON string literal, escaped as ``JSONWriter/writeString(_:into:)`` does. Text with
+    /// nothing to escape (every name and node in practice) is copied in one append.
+    public static func string(_ text: String, _ bytes: inout [UInt8]) {
+        var text = text
+        let clean = text.withUTF8 { utf8 in appendIfClean(utf8, &bytes) }
+        if !clean { JSONWriter.writeString(text, into: &bytes) }
+    }
+
+    /// ``string(_:_:)-(String,_)`` of a substring (a node's last path component).
+    public static func string(_ text: Substring, _ bytes: inout [UInt8]) {
+        var text = text
+        let clean = text.withUTF8 { utf8 in appendIfClean(utf8, &bytes) }
+        if !clean { JSONWriter.writeString(String(text), into: &bytes) }
+    }
+
+    /// Appends `"utf8"` when no byte of it needs an escape; false (nothing appended) otherwise.
+    private static func appendIfClean(_ utf8: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) -> Bool {
+        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return true
     }
 
     /// A finite number as the protocol spells it; false (nothing written) when not finite.
     public static func number(_ value: Double, _ bytes: inout [UInt8]) -> Bool {
         guard value.isFinite else { return false }
+        if shortDecimal(value, &bytes) { return true }
         let text = value.description
         let utf8 = text.utf8
         // "3.0" is written "3".
@@ -52,6 +75,48 @@ public struct WireWriter {
             bytes.append(contentsOf: utf8)
         }
         return true
+    }
+
+    /// The daemon's values are rounded to at most 4 decimals (``WireMapping``): such a value
+    /// is written from its integer digits, which is what Swift's shortest round-trip
+    /// description gives for it, at a tenth of the cost. Applies when |value| is 0 or in
+    /// [0.0001, 1e11) and, for the least p ≤ 4 that works, `n = round(value · 10^p)` gives
+    /// `n / 10^p` the same double, with `n` not ending in 0 (when p > 0). In that range a double's ulp is
+    /// under 0.00003, so no other decimal of at most 4 places maps to the same double and
+    /// this one is the shortest; Swift writes such magnitudes without an exponent. Anything
+    /// else (false) takes the description path. A test compares both on random values.
+    static func shortDecimal(_ value: Double, _ bytes: inout [UInt8]) -> Bool {
+        if value == 0 {
+            if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(UInt8(ascii: "0"))
+            return true
+        }
+        let magnitude = value.magnitude
+        guard magnitude >= 0.0001, magnitude < 1e11 else { return false }
+        var scale = 1.0
+        var divisor: UInt64 = 1
+        for places in 0...4 {
+            let n = UInt64((magnitude * scale).rounded())
+            if Double(n) / scale == magnitude {
+                guard places == 0 || n % 10 != 0 else { return false }
+                if value < 0 { bytes.append(UInt8(ascii: "-")) }
+                unsigned(n / divisor, &bytes)
+                if places > 0 {
+                    bytes.append(UInt8(ascii: "."))
+                    var fraction = n % divisor
+                    var digit = divisor / 10
+                    while digit > 0 {
+                        bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit))
+                        fraction %= digit
+                        digit /= 10
+                    }
+                }
+                return true
+            }
+            scale *= 10
+            divisor *= 10
+        }
+        return false
     }
 
     /// A decimal integer.
@@ -116,22 +181,23 @@ public enum TouchSlot: Sendable {
 extension GestureEventMessage {
     /// Every key of a gesture line in wire order (sorted, gestured-ipc(7)): the decoder's
     /// table plus `type`, sorted once.
-    public static let wireOrder: [(slot: GestureSlot, name: String)] = {
+    public static let wireOrder: [(slot: GestureSlot, name: String, key: [UInt8])] = {
         var slots = CodingKeys.allCases.map { (slot: GestureSlot.key($0), name: $0.stringValue) }
         slots.append((.type, "type"))
         return slots.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            .map { ($0.slot, $0.name, WireWriter.quotedKey($0.name)) }
     }()
 
     /// This message's line, keys in ``wireOrder``; nil when a number is not finite.
     public func wireLine(into bytes: inout [UInt8]) -> Bool {
         var w = WireWriter()
         w.begin(&bytes)
-        func put(_ name: String, _ value: Double?) -> Bool {
+        func put(_ name: [UInt8], _ value: Double?) -> Bool {
             guard let value else { return true }
             w.key(name, &bytes)
             return WireWriter.number(value, &bytes)
         }
-        for (slot, name) in Self.wireOrder {
+        for (slot, _, name) in Self.wireOrder {
             let ok: Bool
             switch slot {
             case .type:
@@ -207,10 +273,11 @@ extension GestureEventMessage {
 
 extension TouchEventMessage {
     /// Every key of a touch line in wire order (as ``GestureEventMessage/wireOrder``).
-    public static let wireOrder: [(slot: TouchSlot, name: String)] = {
+    public static let wireOrder: [(slot: TouchSlot, name: String, key: [UInt8])] = {
         var slots = CodingKeys.allCases.map { (slot: TouchSlot.key($0), name: $0.stringValue) }
         slots.append((.type, "type"))
         return slots.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            .map { ($0.slot, $0.name, WireWriter.quotedKey($0.name)) }
     }()
 
     /// This message's line, keys in ``wireOrder``; false when a number is not finite.
@@ -224,7 +291,7 @@ extension TouchEventMessage {
     ) -> Bool {
         var w = WireWriter()
         w.begin(&bytes)
-        for (slot, name) in wireOrder {
+        for (slot, _, name) in wireOrder {
             w.key(name, &bytes)
             switch slot {
             case .type: WireWriter.string("touch", &bytes)

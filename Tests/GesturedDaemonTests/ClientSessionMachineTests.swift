@@ -450,12 +450,15 @@ struct ClientSessionMachineTests {
         }
     }
 
-    @Test("the man page's example errors are what the session writes, client and request included")
-    func manPageErrors(filePath: String = #filePath) throws {
+    static func manPagePath(filePath: String = #filePath) -> String {
         var components = filePath.split(separator: "/", omittingEmptySubsequences: false)
         components.removeLast(3)
-        let path = components.joined(separator: "/") + "/docs/man/gestured-ipc.7.scd"
-        let page = try Files.readText(path: path)
+        return components.joined(separator: "/") + "/docs/man/gestured-ipc.7.scd"
+    }
+
+    @Test("the man page's example errors are what the session writes, client and request included")
+    func manPageErrors() throws {
+        let page = try Files.readText(path: Self.manPagePath())
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("$ socat - UNIX-CONNECT:") })
         let transcript = Array(lines[(start + 1)...].prefix { $0 != "```" })

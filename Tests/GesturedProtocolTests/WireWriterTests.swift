@@ -73,6 +73,34 @@ struct WireWriterTests {
         #expect(TouchEventMessage.wireOrder.map(\.name) == ["device", "phase", "time_us", "touch_id", "type", "x_mm", "y_mm"])
     }
 
+    @Test("rounded values are spelled from their digits exactly as Swift's shortest description", arguments: 0..<4)
+    func shortDecimals(seed: UInt64) {
+        var g = Generator(state: seed &+ 77)
+        for _ in 0..<20_000 {
+            var value = g.double()
+            // Most values as the daemon sends them: rounded to 0…4 places, over many magnitudes.
+            if g.next() % 4 != 0 {
+                var scale = 1.0
+                for _ in 0..<Int(g.next() % 5) { scale *= 10 }
+                let magnitude = [1.0, 1e3, 1e6, 1e10, 1e12][Int(g.next() % 5)]
+                value = ((Double(Int64(bitPattern: g.next()) % 1_000_000_000) / 1e9 * magnitude) * scale).rounded() / scale
+            }
+            var fast: [UInt8] = []
+            _ = WireWriter.number(value, &fast)
+            #expect(String(decoding: fast, as: UTF8.self) == JSONWriter.spell(value), "\(value)")
+        }
+        // The digits path is the one taken for such values.
+        for value in [12.34, 0.07, -3.1416, 250, 0.0001, 1.5] {
+            var bytes: [UInt8] = []
+            #expect(WireWriter.shortDecimal(value, &bytes), "\(value)")
+        }
+        for value in [0.0, -0.0, 0.0001, -0.0001, 0.3, 0.1 + 0.2, 12.5, 99_999_999_999.9999, 1e11, 1e-5, 100, -7.25] {
+            var fast: [UInt8] = []
+            _ = WireWriter.number(value, &fast)
+            #expect(String(decoding: fast, as: UTF8.self) == JSONWriter.spell(value), "\(value)")
+        }
+    }
+
     @Test("integers are spelled without building a string, at the extremes too")
     func integers() {
         for value: Int64 in [0, 7, 10, 99, 100, -1, -10, 1_000_000_000_000, .max, .min] {

@@ -264,12 +264,8 @@ enum JSONWriter {
     }
 
     static func writeString(_ text: String, into bytes: inout [UInt8]) {
-        writeString(text.utf8, into: &bytes)
-    }
-
-    static func writeString(_ utf8: some Sequence<UInt8>, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in utf8 {
+        for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += "\\\"".utf8
             case UInt8(ascii: "\\"): bytes += "\\\\".utf8
