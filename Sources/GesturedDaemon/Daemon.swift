@@ -53,13 +53,19 @@ public final class Daemon: Sendable {
     let logger: Logger
     let state: DaemonState
     let notifier: SystemdNotifier
+    /// One event loop for input and clients: the thread a device wakes reads the frame, runs
+    /// the engine and writes the gestures to the sockets (DESIGN.md, "one event loop"). The
+    /// daemon's state is confined to it.
+    let loop = EventLoop(name: "gestured")
 
     public init(options: DaemonOptions, logger: Logger) {
         self.options = options
         self.logger = logger
-        self.state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
+        self.state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds(), loop: loop)
         self.notifier = SystemdNotifier(environment: options.environment)
     }
+
+    deinit { loop.stop() }
 
     /// Runs until SIGTERM/SIGINT (or the last replay with `exitAfterReplays`).
     /// - Parameter ready: called once the socket accepts clients, with its path (tests).
@@ -78,7 +84,8 @@ public final class Daemon: Sendable {
             return .config
         }
         let current = ConfigurationBox(loaded)
-        state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
+        let state = self.state
+        await withTaskExecutorPreference(loop) { state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount) }
 
         // The socket: inherited from systemd (gestured.socket) or bound here.
         let listener: UnixListener
@@ -110,9 +117,7 @@ public final class Daemon: Sendable {
             }
         }
 
-        // One event loop for input and clients: the thread a device wakes reads the frame,
-        // runs the engine and writes the gestures to the sockets (DESIGN.md, "one event loop").
-        let loop = EventLoop(name: "gestured")
+        let loop = self.loop
         defer { loop.stop() }
         let server = IPCServer(
             loop: loop,
@@ -224,10 +229,17 @@ public final class Daemon: Sendable {
             return failure.lines.joined(separator: "; ")
         case .success(let loaded):
             current.value = loaded
-            state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
-            await server.get()?.update(settings: loaded.ipcSettings)
-            await hub.get()?.reconfigure(loaded.configurator)
-            await hub.get()?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
+            // The state and both actors live on the loop: hop there once (the SIGHUP path
+            // comes from the main task's own loop) and apply the whole configuration in one go.
+            let state = self.state
+            let server = self.server.get()
+            let hub = self.hub.get()
+            await withTaskExecutorPreference(loop) {
+                state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
+                await server?.update(settings: loaded.ipcSettings)
+                await hub?.reconfigure(loaded.configurator)
+                await hub?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
+            }
             logger.notice("Configuration reloaded", [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)")])
             return nil
         }

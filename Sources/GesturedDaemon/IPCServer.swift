@@ -33,7 +33,6 @@ public actor IPCServer: EventPublisher {
     let logger: Logger
     let state: DaemonState
     private let encoder = MessageEncoder()
-    private let decoder = MessageDecoder()
     private let reloadHandler: @Sendable () async -> String?
     private var isShuttingDown = false
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -228,7 +227,11 @@ public actor IPCServer: EventPublisher {
             }
             let id = nextClientID
             nextClientID += 1
-            let session = ClientSession(id: id, connection: connection, outboxSoft: settings.outboxSoftLimit, outboxHard: settings.outboxHardLimit)
+            let session = ClientSession(
+                connection: connection,
+                machine: ClientSessionMachine(
+                    id: id, credentials: connection.credentials, outboxSoftLimit: settings.outboxSoftLimit,
+                    outboxHardLimit: settings.outboxHardLimit))
             do {
                 session.watch = try loop.watch(connection.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(id) } }
             } catch {
@@ -245,6 +248,7 @@ public actor IPCServer: EventPublisher {
         }
     }
 
+    /// Reads a few chunks and answers the requests they complete, one at a time.
     private func readable(_ id: Int) {
         guard let client = clients[id] else { return }
         // Read at most a few chunks per wake-up so one chatty client cannot starve the others.
@@ -253,50 +257,67 @@ public actor IPCServer: EventPublisher {
             do {
                 outcome = try client.connection.read()
             } catch {
-                close(id, reason: "read failed: \(error)")
+                perform(client.machine.readFailed("\(error)"), for: id)
                 return
             }
             switch outcome {
             case .wouldBlock:
                 return
             case .endOfFile:
-                close(id, reason: "client closed the connection")
+                perform(client.machine.endOfFile(), for: id)
                 return
             case .bytes(let bytes):
-                for event in client.framer.append(bytes) {
-                    switch event {
-                    case .line(let line):
-                        handle(line: line, from: id)
-                    case .tooLong(let length):
-                        send(.error(ErrorReply(code: .lineTooLong, message: "request line longer than \(client.framer.maximumLineLength) bytes (\(length) seen); closing")), to: id)
-                        closeAfterFlush(id, reason: "line too long")
-                        return
-                    }
-                    if clients[id]?.isClosing ?? true { return }
+                client.machine.received(bytes)
+                while clients[id] != nil, let actions = client.machine.nextRequest() {
+                    perform(actions, for: id)
                 }
+                if client.machine.isClosing { return }
             }
         }
     }
 
-    private func handle(line: [UInt8], from id: Int) {
-        guard let client = clients[id] else { return }
-        let message: ClientMessage
-        do {
-            message = try decoder.decodeRequest(line)
-        } catch {
-            logger.info("Client sent a bad request", [("client.id", "\(id)"), ("error", error.description)])
-            send(error.reply, to: id)
-            return
-        }
-        let requestID = message.id
-        switch message.request {
-        case .hello(let hello):
-            client.name = hello.clientName
-            guard hello.protocolVersion == ProtocolVersion.major else {
-                send(.error(ErrorReply(id: requestID, code: .versionMismatch, message: "protocol version \(hello.protocolVersion) is not supported; this daemon speaks \(ProtocolVersion.major).\(ProtocolVersion.minor)")), to: id)
-                closeAfterFlush(id, reason: "version mismatch")
-                return
+    /// Carries out a session's actions on its socket, in order.
+    func perform(_ actions: [ClientSessionMachine.Action], for id: Int) {
+        for action in actions {
+            guard let client = clients[id] else { return }
+            switch action {
+            case .flush:
+                flush(id)
+            case .serve(let request, let requestID):
+                serve(request, requestID: requestID, from: id)
+            case .subscriptionChanged:
+                countTouchSubscribers()
+                resumeSubscriberWaiters()
+            case .stopReading:
+                client.watch?.setReadableHandler(nil)
+                countTouchSubscribers()
+            case .watchWritable(let on):
+                client.watch?.setWritableHandler(on ? { [weak self] in self?.assumeIsolated { $0.flush(id) } } : nil)
+            case .close(let reason):
+                close(id, reason: reason)
+            case .wakeUp(let delay):
+                loop.run(afterMicroseconds: delay) { [weak self] in
+                    self?.assumeIsolated { server in
+                        guard let client = server.clients[id] else { return }
+                        server.perform(client.machine.deadlinePassed(), for: id)
+                    }
+                }
+            case .log(.badRequest(let text)):
+                logger.info("Client sent a bad request", [("client.id", "\(id)"), ("client.name", client.name), ("error", text)])
+            case .log(.hello(let name)):
+                logger.info("Client said hello", [("client.id", "\(id)"), ("client.name", name)])
+            case .log(.tooSlow(let queued)):
+                logger.warning("Client too slow, disconnecting", [("client.id", "\(id)"), ("client.name", client.name), ("queued", "\(queued)")])
             }
+        }
+    }
+
+    /// Answers what the session cannot: requests that need the devices, the seats, the
+    /// configuration or the virtual input devices.
+    private func serve(_ request: ClientRequest, requestID: Int?, from id: Int) {
+        guard let client = clients[id] else { return }
+        switch request {
+        case .hello:
             var capabilities = [Capability.gestures, Capability.hotplug, Capability.reload]
             if mayReceiveRawTouches(client) { capabilities.append(Capability.rawTouches) }
             if mayInject(client) { capabilities.append(Capability.input) }
@@ -307,20 +328,17 @@ public actor IPCServer: EventPublisher {
                         id: requestID, daemonVersion: settings.daemonVersion, capabilities: capabilities.sorted(), logind: seats.logind,
                         seats: seats.seats)),
                 to: id)
-            logger.info("Client said hello", [("client.id", "\(id)"), ("client.name", hello.clientName)])
         case .subscribe(let subscription):
-            if subscription.wantsRawTouches && !mayReceiveRawTouches(client) {
-                send(.error(ErrorReply(id: requestID, code: .notPermitted, message: "raw touches are not allowed for this client's user (see AllowRawTouchesForGroup= in gestured.conf(5))")), to: id)
+            guard !subscription.wantsRawTouches || mayReceiveRawTouches(client) else {
+                send(
+                    .error(
+                        ErrorReply(
+                            id: requestID, code: .notPermitted,
+                            message: "client \(id): raw touches are not allowed for this client's user (see AllowRawTouchesForGroup= in gestured.conf(5))")),
+                    to: id)
                 return
             }
-            client.subscription = subscription
-            countTouchSubscribers()
-            send(.ok(OkReply(id: requestID, request: "subscribe")), to: id)
-            resumeSubscriberWaiters()
-        case .unsubscribe:
-            client.subscription = nil
-            countTouchSubscribers()
-            send(.ok(OkReply(id: requestID, request: "unsubscribe")), to: id)
+            perform(client.machine.subscribe(subscription, requestID: requestID), for: id)
         case .listDevices:
             send(.devices(DevicesReply(id: requestID, devices: state.devices)), to: id)
         case .status:
@@ -340,6 +358,8 @@ public actor IPCServer: EventPublisher {
             send(.status(reply), to: id)
         case .reload:
             let handler = reloadHandler
+            // Isolated to this actor, so on its loop (no libdispatch worker: DESIGN.md, "Zero
+            // wake-ups when idle").
             Task {
                 let failure = await handler()
                 if let failure {
@@ -348,10 +368,11 @@ public actor IPCServer: EventPublisher {
                     self.send(.ok(OkReply(id: requestID, request: "reload")), to: id)
                 }
             }
-        case .ping:
-            send(.ok(OkReply(id: requestID, request: "ping")), to: id)
         case .sendKeys, .click:
-            handleInput(message.request, requestID: requestID, from: id)
+            handleInput(request, requestID: requestID, from: id)
+        case .unsubscribe, .ping:
+            // The session answers these itself.
+            break
         }
     }
 
@@ -377,72 +398,39 @@ public actor IPCServer: EventPublisher {
         return groupIDs(ofUser: cred.uid, primaryGroup: cred.gid).contains(group)
     }
 
+    /// Queues a reply for a client (a served request's answer, possibly later than the
+    /// request: reload, send_keys) and writes what the socket takes.
     func send(_ message: DaemonMessage, to id: Int) {
-        guard let client = clients[id], let bytes = try? encoder.encode(message) else { return }
-        // Replies are never dropped for being over the soft limit; a client that does not
-        // read its replies eventually overflows like any other.
-        if client.outbox.enqueue(bytes) == .overflow {
-            overflow(id)
-            return
-        }
-        flush(id)
+        guard let client = clients[id] else { return }
+        perform(client.machine.reply(message), for: id)
     }
 
+    /// Writes what the client's outbox holds until the socket would block.
     private func flush(_ id: Int) {
         guard let client = clients[id] else { return }
-        while !client.outbox.isEmpty {
-            client.outbox.gatherPending(into: &flushBuffer)
+        while client.machine.nextWrite(into: &flushBuffer) {
             let result: IOResult<Int>
             do {
                 result = try client.connection.write(flushBuffer)
             } catch {
-                close(id, reason: "write failed: \(error)")
+                perform(client.machine.writeFailed("\(error)"), for: id)
                 return
             }
             switch result {
             case .processed(let n):
-                client.outbox.consume(n)
+                client.machine.wrote(n)
             case .wouldBlock:
-                if client.watch?.watchesWritable == false {
-                    client.watch?.setWritableHandler { [weak self] in self?.assumeIsolated { $0.flush(id) } }
-                }
+                perform(client.machine.writeWouldBlock(), for: id)
                 return
             }
         }
-        client.watch?.setWritableHandler(nil)
-        if client.isClosing { close(id, reason: client.closeReason) }
+        perform(client.machine.drained(), for: id)
     }
 
+    /// The client's outbox refused a line (the fan-out found it full).
     private func overflow(_ id: Int) {
-        guard let client = clients[id], !client.isClosing else { return }
-        let queued = client.outbox.count
-        logger.warning("Client too slow, disconnecting", [("client.id", "\(id)"), ("client.name", client.name), ("queued", "\(queued)")])
-        // Drop what it has not started to receive, so the overflow notice is the next thing it
-        // reads after what the kernel already buffered; then stop reading from it and close
-        // once the notice is written, or after a grace period if it never reads again.
-        client.outbox.discardPending()
-        if let bytes = try? encoder.encode(.overflow(OverflowEvent(queued: queued, message: "client did not read fast enough; disconnecting"))) {
-            client.outbox.enqueueFinal(bytes)
-        }
-        closeAfterFlush(id, reason: "overflow")
-        let generation = client.generation
-        loop.run(afterMicroseconds: Int64(Self.overflowGraceSeconds) * 1_000_000) { [weak self] in
-            self?.assumeIsolated { server in
-                if let stale = server.clients[id], stale.generation == generation { server.close(id, reason: "overflow (never read the notice)") }
-            }
-        }
-    }
-
-    /// How long an overflowed client has to read its overflow notice before it is closed.
-    static let overflowGraceSeconds = 5
-
-    private func closeAfterFlush(_ id: Int, reason: String) {
         guard let client = clients[id] else { return }
-        client.isClosing = true
-        client.closeReason = reason
-        countTouchSubscribers()
-        client.watch?.setReadableHandler(nil)
-        flush(id)
+        perform(client.machine.overflow(), for: id)
     }
 
     private func close(_ id: Int, reason: String) {
@@ -490,10 +478,7 @@ public actor IPCServer: EventPublisher {
         acceptWatch = nil
         for id in clients.keys.sorted() {
             guard let client = clients[id] else { continue }
-            if !client.isClosing, let bytes = try? encoder.encode(.shutdown(ShutdownEvent(reason: reason))) {
-                client.outbox.enqueueFinal(bytes)
-            }
-            closeAfterFlush(id, reason: "daemon shutting down")
+            perform(client.machine.shutdown(reason: reason), for: id)
         }
         if !clients.isEmpty {
             await withCheckedContinuation { continuation in
@@ -503,7 +488,12 @@ public actor IPCServer: EventPublisher {
                 }
             }
         }
-        for id in clients.keys.sorted() { close(id, reason: "daemon shutting down (deadline)") }
+        for id in clients.keys.sorted() {
+            guard let client = clients[id] else { continue }
+            perform(client.machine.deadlinePassed(), for: id)
+            // A session not closing (none should be) is closed all the same.
+            close(id, reason: "daemon shutting down (deadline)")
+        }
         listener.close()
     }
 
@@ -515,36 +505,33 @@ public actor IPCServer: EventPublisher {
     }
 }
 
-/// One connected client; confined to the IPC actor.
+/// One connected client: its socket and its protocol state (``ClientSessionMachine``, which
+/// decides; the server performs). Confined to the IPC actor.
 final class ClientSession {
-    let id: Int
     let connection: UnixConnection
-    var name = "unnamed"
-    var framer = LineFramer()
-    var outbox: Outbox
-    var subscription: SubscribeRequest?
+    var machine: ClientSessionMachine
     /// Its allowance of `send_keys` and `click` requests.
     var inputRate = InputRateLimit()
     /// The socket on the loop: readable while the client may send requests, writable too
     /// while its outbox waits for room.
     var watch: FileWatch?
-    var isClosing = false
-    var closeReason = ""
-    /// The peer's uid is 0 (SO_PEERCRED): it receives gestures of locked seats.
-    let isRoot: Bool
-    /// Distinguishes this session from a later one that reuses the id (ids are not reused,
-    /// but a stale timer must never close the wrong client).
-    let generation = UInt64.random(in: 0...UInt64.max)
 
-    init(id: Int, connection: UnixConnection, outboxSoft: Int, outboxHard: Int) {
-        self.id = id
+    init(connection: UnixConnection, machine: ClientSessionMachine) {
         self.connection = connection
-        self.isRoot = connection.credentials?.uid == 0
-        self.outbox = Outbox(softLimit: outboxSoft, hardLimit: outboxHard)
+        self.machine = machine
     }
 
-    func wants(_ event: PublishedEvent) -> Bool {
-        guard let subscription, !isClosing else { return false }
-        return event.isWanted(by: subscription, root: isRoot)
+    var id: Int { machine.id }
+    var name: String { machine.name }
+    /// The machine's outbox, in place (the fan-out queues into it without a copy).
+    var outbox: Outbox {
+        get { machine.outbox }
+        _modify { yield &machine.outbox }
     }
+    var isClosing: Bool { machine.isClosing }
+    var subscription: SubscribeRequest? { machine.subscription }
+    /// The peer's uid is 0 (SO_PEERCRED): it receives gestures of locked seats.
+    var isRoot: Bool { machine.isRoot }
+
+    func wants(_ event: PublishedEvent) -> Bool { machine.wants(event) }
 }

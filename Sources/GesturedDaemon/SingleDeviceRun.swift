@@ -31,8 +31,8 @@ enum SingleDeviceRun {
         }
         let ended = AsyncStream.makeStream(of: String.self)
         let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in ended.continuation.yield("device removed") }
-        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
         let loop = EventLoop(name: "gestured-input")
+        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds(), loop: loop)
         defer { loop.stop() }
         let hub = InputHub(loop: loop, publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         await hub.addDevice(node: node, udevProperties: [:])
@@ -86,8 +86,8 @@ enum SingleDeviceRun {
         }
         let done = AsyncStream.makeStream(of: Void.self)
         let printer = PrintingPublisher(json: json, includeTouches: touches) { _ in }
-        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds())
         let loop = EventLoop(name: "gestured-input")
+        let state = DaemonState(startedAtMicroseconds: MonotonicClock.nowMicroseconds(), loop: loop)
         defer { loop.stop() }
         let hub = InputHub(loop: loop, publisher: printer, state: state, logger: logger, configurator: loaded.configurator)
         let kind = recording.device.kind ?? .touchpad

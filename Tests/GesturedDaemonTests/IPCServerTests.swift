@@ -1,4 +1,5 @@
 import GesturedClient
+import Glibc
 import GesturedDaemon
 import GesturedLogging
 import GesturedProtocol
@@ -23,7 +24,7 @@ struct IPCServerTests {
             loop: loop,
             listener: listener,
             settings: settings,
-            state: DaemonState(startedAtMicroseconds: 0),
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
             logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
             reloadHandler: { nil }
         )
@@ -57,6 +58,46 @@ struct IPCServerTests {
         await server.shutdown(reason: "test over", deadlineSeconds: 0)
     }
 
+    @Test("a client that shuts its writing side still gets every line queued for it, then EOF")
+    func halfCloseDrainsTheOutbox() async throws {
+        let dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gipc-"))
+        defer { Files.removeDirectory(dir) }
+        let loop = EventLoop(name: "test-ipc")
+        defer { loop.stop() }
+        var settings = IPCSettings()
+        settings.outboxSoftLimit = 4096
+        settings.outboxHardLimit = 8192
+        let server = IPCServer(
+            loop: loop,
+            listener: try UnixListener.bind(path: dir + "/s.sock"),
+            settings: settings,
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
+            logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
+            reloadHandler: { nil }
+        )
+        await server.start()
+        let client = try IPCClient(path: dir + "/s.sock", clientName: "half-closed")
+        defer { client.close() }
+        _ = try client.request(.subscribe(SubscribeRequest(rawTouches: true)))
+        // About 1.8 MB of touches, far more than the socket buffers: most of it waits in the
+        // client's outbox when its EOF is read.
+        let padding = String(repeating: "p", count: 900)
+        let frames = 2000
+        server.publish(EncodedBatch(touches: (0..<frames).map { i in
+            TouchEventMessage(device: padding, timeUS: Int64(i), touchID: 1, phase: .moved, xMM: 1, yMM: 2)
+        }))
+        await server.flushPublished()
+        #expect(shutdown(client.connection.fileDescriptor, Int32(SHUT_WR)) == 0)
+        var times: [Int64] = []
+        while let message = try client.nextMessage(timeoutMilliseconds: 60_000) {
+            guard case .touch(let touch) = message else { continue }
+            times.append(touch.timeUS)
+        }
+        #expect(times == (0..<Int64(frames)).map { $0 }, "every queued line, in order, then EOF")
+        #expect(await server.clientCount == 0, "the server closed the connection")
+        await server.shutdown(reason: "test over", deadlineSeconds: 0)
+    }
+
     @Test("the input side maps raw touches only while a client subscribed to them")
     func wantsTouchesFollowsSubscriptions() async throws {
         let dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gipc-"))
@@ -67,7 +108,7 @@ struct IPCServerTests {
             loop: loop,
             listener: try UnixListener.bind(path: dir + "/s.sock"),
             settings: IPCSettings(),
-            state: DaemonState(startedAtMicroseconds: 0),
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
             logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
             reloadHandler: { nil }
         )

@@ -192,7 +192,7 @@ struct InputInjectionTests {
         let loop: EventLoop
         let server: IPCServer
         let sink: RecordingInputSink
-        let state = DaemonState(startedAtMicroseconds: 0)
+        let state: DaemonState
 
         init(allowInput: Bool, sessions: any SeatSessionLookup, scheduler: InputScheduler? = nil) async throws {
             dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gkeys-"))
@@ -200,6 +200,7 @@ struct InputInjectionTests {
             // reachable by the other users the refusal test runs clients as
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
             loop = EventLoop(name: "test-input")
+            state = DaemonState(startedAtMicroseconds: 0, loop: loop)
             sink = RecordingInputSink()
             var settings = IPCSettings()
             settings.allowInput = allowInput
@@ -277,7 +278,7 @@ struct InputInjectionTests {
         // a request without its field
         try client.sendRaw(Array(#"{"type":"send_keys","id":40}"#.utf8) + [10])
         let missing = try client.nextMessage(timeoutMilliseconds: 30_000)
-        #expect(missing == .error(ErrorReply(id: 40, code: .badRequest, message: "send_keys: missing field 'keys'")))
+        #expect(missing == .error(ErrorReply(id: 40, code: .badRequest, message: "client 1, request 7: send_keys: missing field 'keys'")))
         #expect(server.sink.writes.isEmpty)
         client.close()
         await server.stop()
@@ -359,10 +360,14 @@ struct InputInjectionTests {
     func runSendsKeys() async throws {
         let server = try await Server(allowInput: true, sessions: FakeSeatSessions(activeUsers: ["seat0": Self.myUID]))
         let node = "/dev/input/event5"
-        server.state.setDevice(
-            DeviceInfo(
-                device: node, name: "ELAN Touchscreen", kind: "touchscreen", vendor: 0, product: 0, widthMM: 300, heightMM: 200, slots: 10,
-                approximateUnits: false, seat: "seat0"))
+        // The daemon's state is the loop's: set it there.
+        let state = server.state
+        await withTaskExecutorPreference(server.loop) {
+            state.setDevice(
+                DeviceInfo(
+                    device: node, name: "ELAN Touchscreen", kind: "touchscreen", vendor: 0, product: 0, widthMM: 300, heightMM: 200, slots: 10,
+                    approximateUnits: false, seat: "seat0"))
+        }
         let dir = URL(fileURLWithPath: server.dir)
         let actions = dir.appendingPathComponent("actions.conf")
         try """

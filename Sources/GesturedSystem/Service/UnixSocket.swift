@@ -6,6 +6,13 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var uid: UInt32
     public var gid: UInt32
 
+    /// Credentials as given (the kernel's come from the socket; tests name a peer).
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
     public var description: String { "pid=\(pid) uid=\(uid) gid=\(gid)" }
 }
 
