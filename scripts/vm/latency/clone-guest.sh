@@ -34,7 +34,8 @@ measure() {
 	vm_wait_until 30 "libinput to open $2" vm_has_open "$_reader" "$2" || return 1
 	"$bin/latency-touch-player" "$source" "$drag" "$raw/sent" || return 1
 	# libinput has printed the last frame once the lift is through; wait for the count
-	_frames=$(wc -l < "$raw/sent")
+	# (the last frame lifts the finger: libinput reports no motion for it)
+	_frames=$(($(wc -l < "$raw/sent") - 1))
 	vm_wait_until 10 "libinput to deliver the drag" sh -c "[ \$(wc -l < '$raw/seen') -ge $_frames ]" ||
 		vm_log "$1: $(wc -l < "$raw/seen") of $_frames frames seen"
 	kill "$_reader" 2>/dev/null

@@ -38,6 +38,9 @@ int main(int argc, char **argv)
 	double resolution = atof(argv[2]);
 	FILE *out = fopen(argv[3], "a");
 	struct libinput *li = libinput_path_create_context(&interface, NULL);
+	/* line-buffered: the reader is stopped with a signal once the frames are in */
+	if (out)
+		setvbuf(out, NULL, _IOLBF, 0);
 	if (!out || !li || !libinput_path_add_device(li, argv[1])) {
 		fprintf(stderr, "latency-touch-libinput: cannot open %s\n", argv[1]);
 		return 1;

@@ -1,7 +1,7 @@
 /* Plays the E: lines of an evemu recording into an evdev node (write(2) on
  * /dev/input/eventN: the kernel injects and stamps each frame as it is
  * written) with the recording's timing, and notes for every frame the
- * CLOCK_MONOTONIC time right after its SYN_REPORT was written, with the
+ * CLOCK_MONOTONIC time just before its SYN_REPORT was written, with the
  * frame's ABS_MT_POSITION_X: the frame's identity for a reader that sees it
  * elsewhere (through gestured's clone of the device).
  * Usage: latency-touch-player NODE RECORDING OUT   (OUT: "x time_us" lines) */
@@ -44,6 +44,9 @@ int main(int argc, char **argv)
 		if (due > now)
 			usleep((useconds_t)(due - now));
 		struct input_event ev = { .type = type, .code = code, .value = value };
+		/* the kernel stamps the frame while its SYN_REPORT is written: note the time just
+		 * before, so that a reader woken during the write is never ahead of it */
+		int64_t written = now_us();
 		if (write(fd, &ev, sizeof ev) != sizeof ev) {
 			fprintf(stderr, "latency-touch-player: write: %s\n", strerror(errno));
 			return 1;
@@ -52,7 +55,7 @@ int main(int argc, char **argv)
 			x = value;
 		if (type == EV_SYN && code == SYN_REPORT) {
 			if (x >= 0)
-				fprintf(out, "%d %lld\n", x, (long long)now_us());
+				fprintf(out, "%d %lld\n", x, (long long)written);
 			x = -1;
 		}
 	}
