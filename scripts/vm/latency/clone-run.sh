@@ -22,7 +22,7 @@ cc -O2 -Wall -Wextra -o "$bin/latency-touch-player" "$here/touch-player.c"
 cc -O2 -Wall -Wextra -o "$bin/latency-touch-libinput" "$here/touch-libinput.c" $(pkg-config --cflags --libs libinput) -lm
 out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * 40)) "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
-echo "$out" | awk '$2 == "samples" && NF >= 6 { p50[$1] = $4; p99[$1] = $6 }
+echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
 	END { if (p50["direct"] && p50["clone"])
 		printf "clone adds p50 %d us, p99 %d us (clone/direct p50 %.2f, p99 %.2f)\n",
 			p50["clone"] - p50["direct"], p99["clone"] - p99["direct"],
