@@ -14,6 +14,7 @@
 #   reload.<step> clone-gone|clone-present yes|no   the clone at that step
 #   dropped tap-after EVENT...       libinput's events from the resumed daemon on
 #   daemon exit N
+#   busy holder-named|clone-present|device-used yes|no   another process holds the grab
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
 desc=$GESTURED_REPO/Tests/EndToEndTests/Devices/elan-touchscreen.desc
@@ -144,5 +145,22 @@ counts reload-on "$out"
 
 vm_daemon_stop
 echo "daemon exit $?"
+
+# --- busy: another process holds the grab -----------------------------------------------
+# perl takes EVIOCGRAB (_IOW('E', 0x90, int)) and keeps the node until it is killed
+holder_out=$VM_SCRATCH/holder.out
+perl -e 'open(my $f, "<", $ARGV[0]) or die "open: $!"; my $on = 1; ioctl($f, 0x40044590, $on) or die "grab: $!";
+	$| = 1; print "grabbed\n"; sleep 600' "$source" > "$holder_out" 2>&1 &
+holder=$!
+vm_wait_until 10 "perl to grab $source" vm_file_has "$holder_out" '^grabbed' || { cat "$holder_out" >&2; exit 1; }
+vm_daemon_start --config "$confdir/gestured.conf" || exit 1
+vm_wait_until 20 "the daemon to report the busy device" \
+	vm_file_has "$VM_SCRATCH/daemon.log" 'Failed to grab the device' || { cat "$VM_SCRATCH/daemon.log" >&2; exit 1; }
+echo "busy holder-named $(yesno vm_file_has "$VM_SCRATCH/daemon.log" "open_by=.*perl \\(pid $holder\\)")"
+echo "busy clone-present $(yesno find_clone)"
+echo "busy device-used $(yesno vm_file_has "$VM_SCRATCH/daemon.log" 'Device added.*'"$source")"
+kill "$holder"
+wait "$holder" 2>/dev/null
+vm_daemon_stop 2> /dev/null
 vm_remove_device "$VM_DEVICE_PID"
 exit 0

@@ -60,5 +60,14 @@ extension KernelTierTests {
             #expect(run.facts.contains(["reload.on-lifted", "clone-present", "yes"]), run.diagnosis)
             #expect(run.integer("daemon", "exit") == 0, run.diagnosis)
         }
+
+        @Test("a device another process has grabbed is logged with the holder's pid and used without grab")
+        func busyDeviceIsUsedUngrabbed() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            #expect(run.facts.contains(["busy", "holder-named", "yes"]), run.diagnosis)
+            #expect(run.facts.contains(["busy", "clone-present", "no"]), run.diagnosis)
+            #expect(run.facts.contains(["busy", "device-used", "yes"]), run.diagnosis)
+        }
     }
 }
