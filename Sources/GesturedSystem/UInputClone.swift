@@ -82,17 +82,32 @@ public final class UInputClone: @unchecked Sendable {
         }
     }
 
-    /// Writes events in order (each frame ends with its `SYN_REPORT`); the kernel stamps them.
-    /// The corresponding libevdev function is `libevdev_uinput_write_event`.
+    /// Writes events in order (each frame ends with its `SYN_REPORT`) in one `write(2)` on
+    /// the uinput descriptor: uinput takes any number of whole events per write, and a call
+    /// per event (`libevdev_uinput_write_event`) costs a system call each. The kernel stamps
+    /// each frame as its `SYN_REPORT` goes through.
     public func write(_ events: [RawEvent]) throws(SystemError) {
-        guard let uinput else { throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor) }
-        for event in events {
-            let result = retryingNegativeErrno {
-                libevdev_uinput_write_event(uinput, UInt32(event.usage.type), UInt32(event.usage.code), event.value)
-            }
-            if case .failure(let error) = result {
+        guard uinput != nil, fileDescriptor >= 0 else {
+            throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor)
+        }
+        guard !events.isEmpty else { return }
+        var buffer = [input_event](repeating: input_event(), count: events.count)
+        for (index, event) in events.enumerated() {
+            buffer[index].type = event.usage.type
+            buffer[index].code = event.usage.code
+            buffer[index].value = event.value
+        }
+        let size = MemoryLayout<input_event>.stride
+        var offset = 0
+        let total = buffer.count * size
+        while offset < total {
+            let written = buffer.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, total - offset) }
+            if written < 0 {
+                let error = Errno.current
+                if error == .interrupted { continue }
                 throw SystemError(operation: "write to uinput clone", path: devnode, errno: error)
             }
+            offset += written
         }
     }
 

@@ -322,5 +322,11 @@ struct CloneFramePlannerTests {
         let touches = Self.read(run.clone).touches
         #expect(touches.last == "cancel t0", "\(touches.suffix(3))")
         #expect(!run.planner.hasTouchDown)
+        // The next tap, in the same slot, is a finger again and reaches the clone whole.
+        let tap = synthesizer.events(for: synthesizer.tap(fingers: 1), startingAt: t.adding(seconds: 1))
+        run.feed(tap)
+        run.finish()
+        let after = Self.read(run.clone).touches
+        #expect(Array(after.suffix(2)) == ["down t1 1656 936", "up t1"], "\(after.suffix(4))")
     }
 }
