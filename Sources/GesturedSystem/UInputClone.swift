@@ -28,6 +28,9 @@ public final class UInputClone: @unchecked Sendable {
     public let sysPath: String?
     /// The `phys` value given to the clone.
     public let phys: String
+    /// The kernel's form of the events of one write, kept between writes (a frame costs no
+    /// allocation once it has grown to the largest frame).
+    private var buffer: [input_event] = []
 
     /// Creates the clone of `source` (`UI_SET_PHYS`, then
     /// `libevdev_uinput_create_from_device` on the same `/dev/uinput` descriptor).
@@ -91,11 +94,13 @@ public final class UInputClone: @unchecked Sendable {
             throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor)
         }
         guard !events.isEmpty else { return }
-        var buffer = [input_event](repeating: input_event(), count: events.count)
-        for (index, event) in events.enumerated() {
-            buffer[index].type = event.usage.type
-            buffer[index].code = event.usage.code
-            buffer[index].value = event.value
+        buffer.removeAll(keepingCapacity: true)
+        for event in events {
+            var kernel = input_event()
+            kernel.type = event.usage.type
+            kernel.code = event.usage.code
+            kernel.value = event.value
+            buffer.append(kernel)
         }
         let size = MemoryLayout<input_event>.stride
         var offset = 0

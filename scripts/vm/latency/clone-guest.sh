@@ -4,10 +4,18 @@
 # touchscreen itself, in one guest run. A one-finger drag, every frame at a
 # new x, is played ROUNDS times by latency-touch-player, which notes when it
 # wrote each frame; latency-touch-libinput notes when libinput delivered the
-# touch event of that x:
+# touch event of that x and the kernel's stamp of its frame. Each round
+# measures, one after the other:
 #   direct  libinput reads the touchscreen, no daemon;
-#   clone   the daemon grabs it, libinput reads the clone.
-# Prints "<reader> samples N p50 P p99 Q" (µs) and the frames not matched.
+#   floor   latency-clone-floor grabs it and copies every read into a uinput
+#           clone at once, libinput reads that clone: one hop, nothing else;
+#   clone   the daemon ($GESTURED_BIN) grabs it, libinput reads its clone;
+#   before  the same with $GESTURED_BASELINE_BIN, when set (a build to compare).
+# Prints "<reader> samples N p50 P p99 Q" (µs, player's write to libinput's
+# event), then "<reader>.hop ..." (player's write to the kernel's stamp of the
+# frame libinput read: the hop's own time, about 0 for direct) and
+# "<reader>.libinput ..." (that stamp to libinput's event), and the frames not
+# matched.
 # Usage: clone-guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
@@ -40,45 +48,75 @@ measure() {
 		vm_log "$1: $(wc -l < "$raw/seen") of $_frames frames seen"
 	kill "$_reader" 2>/dev/null
 	wait "$_reader" 2>/dev/null
-	awk 'NR == FNR { sent[$1] = $2; next } ($1 in sent) { print $2 - sent[$1]; delete sent[$1] }
+	awk -v all="$raw/$1" -v hop="$raw/$1.hop" -v li="$raw/$1.libinput" '
+		NR == FNR { sent[$1] = $2; next }
+		($1 in sent) { print $2 - sent[$1] >> all; print $3 - sent[$1] >> hop; print $2 - $3 >> li; delete sent[$1] }
 		END { n = 0; for (x in sent) n++; print n > "/dev/stderr" }' \
-		"$raw/sent" "$raw/seen" >> "$raw/$1" 2>> "$raw/$1.missed"
+		"$raw/sent" "$raw/seen" 2>> "$raw/$1.missed"
 }
 
 summary() {
+	for _part in "" .hop .libinput; do
+		percentiles "$1$_part"
+	done
+	echo "$1 unmatched-frames $(awk '{ n += $1 } END { print n + 0 }' "$raw/$1.missed")"
+}
+
+percentiles() {
 	sort -n "$raw/$1" | awk -v label="$1" '{ v[NR] = $1 } END {
 		if (NR == 0) { print label, "samples 0"; exit }
 		p50 = v[int((NR * 50 + 99) / 100)]; p99 = v[int((NR * 99 + 99) / 100)]
 		print label, "samples", NR, "p50", p50, "p99", p99 }'
-	echo "$1 unmatched-frames $(awk '{ n += $1 } END { print n + 0 }' "$raw/$1.missed")"
 }
 
-vm_create_device "$desc" || exit 1
-source=$VM_NODE
-: > "$raw/direct"
-: > "$raw/clone"
-i=0
-while [ "$i" -lt "$rounds" ]; do
-	measure direct "$source" || exit 1
-	i=$((i + 1))
-done
-vm_daemon_start --config "$confdir/gestured.conf" || exit 1
-clone=
 find_clone() {
+	clone=
 	for _d in /sys/class/input/event*; do
 		[ "$(cat "$_d/device/phys" 2>/dev/null)" = "gestured-clone/$(basename "$source")" ] &&
 			clone=/dev/input/$(basename "$_d")
 	done
 	[ -n "$clone" ]
 }
-vm_wait_until 20 "the clone" find_clone || exit 1
-vm_settle
+no_clone() { ! find_clone; }
+
+# daemon_round LABEL BINARY: one round of the daemon BINARY's clone.
+daemon_round() {
+	_saved=${GESTURED_BIN:-}
+	GESTURED_BIN=$2
+	vm_daemon_start --config "$confdir/gestured.conf" || return 1
+	GESTURED_BIN=$_saved
+	vm_wait_until 20 "the clone" find_clone || return 1
+	vm_settle
+	measure "$1" "$clone" || return 1
+	vm_daemon_stop 2> /dev/null
+	vm_wait_until 10 "the clone to go" no_clone
+}
+
+# floor_round: one round through latency-clone-floor's clone.
+floor_round() {
+	"$bin/latency-clone-floor" "$source" > "$raw/floor.node" 2> "$VM_SCRATCH/floor.err" &
+	_floor=$!
+	vm_wait_until 10 "latency-clone-floor's clone" sh -c "[ -s '$raw/floor.node' ]" || { cat "$VM_SCRATCH/floor.err" >&2; return 1; }
+	vm_settle
+	measure floor "$(cat "$raw/floor.node")" || return 1
+	kill "$_floor"
+	wait "$_floor" 2>/dev/null
+	return 0
+}
+
+vm_create_device "$desc" || exit 1
+source=$VM_NODE
+labels="direct floor clone"
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
+for l in $labels; do : > "$raw/$l"; : > "$raw/$l.hop"; : > "$raw/$l.libinput"; : > "$raw/$l.missed"; done
+# the readers take turns within each round, so that the guest's load drifts alike for all
 i=0
 while [ "$i" -lt "$rounds" ]; do
-	measure clone "$clone" || exit 1
+	measure direct "$source" || exit 1
+	floor_round || exit 1
+	daemon_round clone "$GESTURED_BIN" || exit 1
+	if [ -n "${GESTURED_BASELINE_BIN:-}" ]; then daemon_round before "$GESTURED_BASELINE_BIN" || exit 1; fi
 	i=$((i + 1))
 done
-vm_daemon_stop 2> /dev/null
-summary direct
-summary clone
+for l in $labels; do summary "$l"; done
 exit 0

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Latency through gestured's clone of a grabbed touchscreen (Grab=yes) against
-# libinput reading the touchscreen directly, in the kernel tier's guest. A
-# benchmark: it prints figures, asserts nothing.
+# libinput reading the touchscreen directly and against the bare floor of a
+# clone hop, in the kernel tier's guest. A benchmark: it prints figures,
+# asserts nothing.
 #
-# Usage: scripts/vm/latency/clone-run.sh [ROUNDS]   (a 2 s drag a round, default 5)
+# Usage: scripts/vm/latency/clone-run.sh [ROUNDS]   (a 2 s drag a reader and round, default 5)
+# Environment: GESTURED_BIN (the gestured to measure; default .build/debug's),
+# GESTURED_BASELINE_BIN (optional: a second build measured in the same guest
+# run, reported as "before").
 #
 # latency = the moment libinput delivers a touch event - the moment the player
 # wrote its frame into the touchscreen's node (the kernel stamps it then), the
-# frame matched by its x. Both readers are libinput (its C library); the clone
-# adds the daemon's hop (read, engine, plan, uinput write). Compare with the
-# relay of scripts/vm/latency/run.sh, the floor of any extra hop. Software
-# emulation inflates the absolute figures. Needs `swift build` first.
+# frame matched by its x. Every reader is libinput (its C library); the clone
+# adds the daemon's hop (read, plan, uinput write), the floor a bare C copy
+# of every read into a uinput clone (latency-clone-floor). Software emulation
+# inflates the absolute figures.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -20,10 +24,20 @@ bin=$("$repo/scripts/vm/setup.sh" --print-dir)/latency
 mkdir -p "$bin"
 cc -O2 -Wall -Wextra -o "$bin/latency-touch-player" "$here/touch-player.c"
 cc -O2 -Wall -Wextra -o "$bin/latency-touch-libinput" "$here/touch-libinput.c" $(pkg-config --cflags --libs libinput) -lm
-out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * 40)) "$here/clone-guest.sh" "$bin" "$rounds")
+cc -O2 -Wall -Wextra -o "$bin/latency-clone-floor" "$here/clone-floor.c" $(pkg-config --cflags --libs libevdev)
+export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
+readers=4
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=5
+out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * readers * 25)) "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
-	END { if (p50["direct"] && p50["clone"])
-		printf "clone adds p50 %d us, p99 %d us (clone/direct p50 %.2f, p99 %.2f)\n",
-			p50["clone"] - p50["direct"], p99["clone"] - p99["direct"],
-			p50["clone"] / p50["direct"], p99["clone"] / p99["direct"] }'
+	END {
+		n = split("floor clone before", r, " ")
+		for (i = 1; i <= n; i++) {
+			if (!(p50[r[i]] && p50["direct"])) continue
+			printf "%s adds p50 %d us, p99 %d us to direct libinput (hop alone p50 %d, p99 %d)\n", r[i],
+				p50[r[i]] - p50["direct"], p99[r[i]] - p99["direct"], p50[r[i] ".hop"], p99[r[i] ".hop"]
+		}
+		if (p50["clone"] && p50["floor"])
+			printf "clone over the floor: p50 +%d us, p99 +%d us\n", p50["clone"] - p50["floor"], p99["clone"] - p99["floor"]
+	}'

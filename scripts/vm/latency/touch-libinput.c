@@ -1,9 +1,11 @@
 /* libinput's touch events through its C library (path backend): for every
- * TOUCH_DOWN and TOUCH_MOTION, the moment it was received and its x in device
- * units (libinput's millimetres times RESOLUTION, units per mm), so that it
- * can be matched with the frame the player wrote (latency-touch-player).
- * Runs until the device is removed.
- * Usage: latency-touch-libinput NODE RESOLUTION OUT   (OUT: "x time_us" lines) */
+ * TOUCH_DOWN and TOUCH_MOTION, its x in device units (libinput's millimetres
+ * times RESOLUTION, units per mm), so that it can be matched with the frame
+ * the player wrote (latency-touch-player), the moment it was received, and
+ * the kernel's timestamp of its frame on NODE (for a clone: when the daemon
+ * wrote the frame into it). Runs until the device is removed.
+ * Usage: latency-touch-libinput NODE RESOLUTION OUT
+ *        (OUT: "x received_us stamped_us" lines, CLOCK_MONOTONIC) */
 #include <errno.h>
 #include <fcntl.h>
 #include <libinput.h>
@@ -57,7 +59,8 @@ int main(int argc, char **argv)
 			enum libinput_event_type type = libinput_event_get_type(ev);
 			if (type == LIBINPUT_EVENT_TOUCH_DOWN || type == LIBINPUT_EVENT_TOUCH_MOTION) {
 				struct libinput_event_touch *t = libinput_event_get_touch_event(ev);
-				fprintf(out, "%ld %lld\n", lround(libinput_event_touch_get_x(t) * resolution), (long long)received);
+				fprintf(out, "%ld %lld %llu\n", lround(libinput_event_touch_get_x(t) * resolution), (long long)received,
+					(unsigned long long)libinput_event_touch_get_time_usec(t));
 			}
 			if (type == LIBINPUT_EVENT_DEVICE_REMOVED)
 				removed = 1;
