@@ -340,14 +340,20 @@ public struct CloneFramePlanner: Sendable {
     /// clone's own touches, as the kernel's `input_mt_report_pointer_emulation` does it, then
     /// the `SYN_REPORT`.
     private mutating func endFrame(into out: inout [RawEvent]) {
-        let active = slots.indices.filter { slots[$0].trackingID >= 0 }
-        if emulation.btnTouch, emulated.touch != !active.isEmpty {
-            emulated.touch = !active.isEmpty
-            out.append(event(.btnTouch, active.isEmpty ? 0 : 1))
+        // The active slots' count and the oldest of them, without an array per frame.
+        var activeCount = 0
+        var oldestActive: Int?
+        for index in slots.indices where slots[index].trackingID >= 0 {
+            activeCount += 1
+            if oldestActive.map({ slots[index].order < slots[$0].order }) ?? true { oldestActive = index }
+        }
+        if emulation.btnTouch, emulated.touch != (activeCount > 0) {
+            emulated.touch = activeCount > 0
+            out.append(event(.btnTouch, activeCount == 0 ? 0 : 1))
         }
         if !emulation.toolKeys.isEmpty {
             let all = Self.fingerKeys
-            let wanted: EventUsage? = active.isEmpty ? nil : all[min(active.count, all.count) - 1]
+            let wanted: EventUsage? = activeCount == 0 ? nil : all[min(activeCount, all.count) - 1]
             let key = wanted.flatMap { emulation.toolKeys.contains($0) ? $0 : emulation.toolKeys.last }
             if key != emulated.toolKey {
                 if let old = emulated.toolKey { out.append(event(old, 0)) }
@@ -355,7 +361,7 @@ public struct CloneFramePlanner: Sendable {
                 emulated.toolKey = key
             }
         }
-        if let oldest = active.min(by: { slots[$0].order < slots[$1].order }) {
+        if let oldest = oldestActive {
             let values = slots[oldest].values
             if emulation.absX, let xIndex, emulated.x != values[xIndex] {
                 emulated.x = values[xIndex]

@@ -2,8 +2,9 @@
 # Guest script (scripts/vm/run.sh): Grab=yes when things go wrong (issue 13),
 # libinput debug-events reading the clone. Parts:
 #   unplug    the source removed in the middle of a drag;
-#   dropped   the daemon stopped (SIGSTOP) while a four-finger flood fills its
-#             buffer (SYN_DROPPED), with a drag down at the stop; resumed, then a tap;
+#   dropped   the daemon stopped (SIGSTOP) while a four-finger flood and a tap fill its
+#             buffer (SYN_DROPPED), with a drag down at the stop; resumed, and once it
+#             has read the drop, another tap;
 #   reload    SIGHUP turning Grab= off and on with no finger down, then off and
 #             on again while a finger is down (each applied after the lift).
 #
@@ -12,7 +13,8 @@
 #   unplug clone-gone yes|no         the clone's node vanished with the source
 #   dropped logged yes|no            the daemon said events were lost
 #   reload.<step> clone-gone|clone-present yes|no   the clone at that step
-#   dropped tap-after EVENT...       libinput's events from the resumed daemon on
+#   dropped during-gap EVENT...      libinput's events from the stop to the daemon's resync
+#   dropped tap-after EVENT...       libinput's events from the tap played after the resync
 #   daemon exit N
 #   busy holder-named|clone-present|device-used yes|no   another process holds the grab
 set -u
@@ -80,16 +82,29 @@ vm_play "$source" "$long" 2>/dev/null &
 player=$!
 vm_wait_until 15 "the drag on the clone" since "$out" TOUCH_MOTION 5 || exit 1
 kill -STOP "$VM_DAEMON_PID"
+gap_from=$(($(lines "$out") + 1))
 # the drag's end, then the flood, go into the stopped daemon's buffer, which overflows
 vm_wait_exit 15 "$player" > /dev/null
 vm_play "$source" "$flood" || exit 1
+# A tap that begins and ends after the overflow, before the daemon reads again: libevdev
+# discards what follows a SYN_DROPPED and resynchronises from the device's state, where the
+# tap is over, so no reader can see it (libevdev.h, "SYN_DROPPED handling"). This is what
+# made "the tap right after the drop" miss the clone in loaded runs: the tap was played
+# before the resumed daemon had read.
+vm_play "$source" "$tap" || exit 1
 kill -CONT "$VM_DAEMON_PID"
+# The resync is done once the daemon says so (logged after the read that held the drop).
+vm_wait_until 30 "the daemon to read the drop" vm_file_has "$VM_SCRATCH/daemon.log" 'Events were lost' ||
+	{ cat "$VM_SCRATCH/daemon.log" >&2; exit 1; }
+echo "dropped logged yes"
+from=$gap_from
+vm_wait_until 15 "libinput to see the drag cancelled" since "$out" TOUCH_CANCEL 1 || exit 1
 from=$(($(lines "$out") + 1))
+echo "dropped during-gap $(sed -n "${gap_from},$((from - 1))p" "$out" | awk '$2 ~ /^TOUCH_/ && $2 != "TOUCH_FRAME" { printf "%s ", $2 }')"
 vm_play "$source" "$tap" || exit 1
 # (not fatal: what came is printed, and the daemon's log kept for a failing run)
 vm_wait_until 30 "the tap after the drop" since "$out" TOUCH_UP 1 ||
 	cp "$VM_SCRATCH/daemon.log" "${GESTURED_VM_OUT:-$VM_SCRATCH}/daemon-after-drop.log"
-echo "dropped logged $(yesno vm_file_has "$VM_SCRATCH/daemon.log" 'Events were lost')"
 echo "dropped tap-after $(tail -n +"$from" "$out" | awk '$2 ~ /^TOUCH_/ && $2 != "TOUCH_FRAME" { printf "%s ", $2 }')"
 
 # --- reload: Grab= off and on --------------------------------------------------------------

@@ -26,8 +26,8 @@ cc -O2 -Wall -Wextra -o "$bin/latency-touch-player" "$here/touch-player.c"
 cc -O2 -Wall -Wextra -o "$bin/latency-touch-libinput" "$here/touch-libinput.c" $(pkg-config --cflags --libs libinput) -lm
 cc -O2 -Wall -Wextra -o "$bin/latency-clone-floor" "$here/clone-floor.c" $(pkg-config --cflags --libs libevdev)
 export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
-readers=4
-[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=5
+readers=6
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=8
 out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * readers * 25)) "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
