@@ -215,12 +215,13 @@ public final class Daemon: Sendable {
     }
 
     /// Reloads the configuration; nil on success, or the problems found (old one kept).
-    /// The files are read and parsed on a thread of their own, so input never waits for the
-    /// disk (STYLE.md B8).
+    /// The files are read and parsed on a thread of their own at the lowest priority, so input
+    /// never waits for the disk nor for the parser's CPU (STYLE.md B8).
     func reload(_ current: ConfigurationBox) async -> String? {
         let path = current.value.path ?? options.configPath
         let started = MonotonicClock.nowMicroseconds()
-        switch await runOnOwnThread({ ConfigLoader.load(mainPath: path) }) {
+        // At the lowest priority: on a busy CPU, reading input goes first.
+        switch await runOnOwnThread(background: true, { ConfigLoader.load(mainPath: path) }) {
         case .failure(let failure):
             return failure.lines.joined(separator: "; ")
         case .success(let loaded):
