@@ -58,6 +58,12 @@ extension KernelTierTests {
             // off with a finger down: the clone goes only once its touch has ended there
             #expect(run.facts.contains(["reload.off-lifted", "clone-gone", "yes"]), run.diagnosis)
             #expect(Self.balanced(run, "reload-off"), run.diagnosis)
+            // ... and the reload lost nothing: the drag is lifted in the clone, not cancelled
+            #expect(run.facts.contains(["reload.off-down", "announced", "yes"]), run.diagnosis)
+            #expect(run.integer("reload.off-down", "events-lost") == 0, run.diagnosis)
+            #expect(Self.count(run, "reload-off", "TOUCH_DOWN") == 1, run.diagnosis)
+            #expect(Self.count(run, "reload-off", "TOUCH_UP") == 1, "lifted, not cancelled")
+            #expect(Self.count(run, "reload-off", "TOUCH_CANCEL") == 0, "lifted, not cancelled")
             // on with a finger down: the source is not taken mid-touch; libinput on it sees the end
             #expect(run.facts.contains(["reload.on-down", "announced", "yes"]), run.diagnosis)
             #expect(run.facts.contains(["reload.on-down", "clone-present", "no"]), run.diagnosis)
