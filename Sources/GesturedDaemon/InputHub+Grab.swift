@@ -18,7 +18,7 @@ extension InputHub {
             if !session.device.hasContactDown, !relay.planner.hasTouchDown {
                 endGrab(session, reason: "Grab= turned off")
             } else if announce {
-                logger.info("The grab ends once no finger is down", [("device.node", session.node)])
+                logger.notice("The grab ends once no finger is down", [("device.node", session.node)])
             }
         }
     }
@@ -39,7 +39,7 @@ extension InputHub {
             return
         }
         guard !session.device.hasContactDown else {
-            if announce { logger.info("The grab waits until no finger is down", [("device.node", node)]) }
+            if announce { logger.notice("The grab waits until no finger is down", [("device.node", node)]) }
             return
         }
         let clone: UInputClone
@@ -99,7 +99,7 @@ extension InputHub {
     /// After a read fed through the clone: says when events were lost.
     func noteCloneRead(_ session: DeviceSession) {
         guard let relay = session.relay, relay.takeDroppedReads() > 0 else { return }
-        logger.info(
+        logger.notice(
             "Events were lost (SYN_DROPPED); the clone's touches are cancelled, fingers still down return when they land again",
             [("device.node", session.node)])
     }

@@ -28,6 +28,9 @@ public final class UInputClone: @unchecked Sendable {
     public let sysPath: String?
     /// The `phys` value given to the clone.
     public let phys: String
+    /// The kernel's form of the events of one write, kept between writes (a frame costs no
+    /// allocation once it has grown to the largest frame).
+    private var buffer: [input_event] = []
 
     /// Creates the clone of `source` (`UI_SET_PHYS`, then
     /// `libevdev_uinput_create_from_device` on the same `/dev/uinput` descriptor).
@@ -82,17 +85,34 @@ public final class UInputClone: @unchecked Sendable {
         }
     }
 
-    /// Writes events in order (each frame ends with its `SYN_REPORT`); the kernel stamps them.
-    /// The corresponding libevdev function is `libevdev_uinput_write_event`.
+    /// Writes events in order (each frame ends with its `SYN_REPORT`) in one `write(2)` on
+    /// the uinput descriptor: uinput takes any number of whole events per write, and a call
+    /// per event (`libevdev_uinput_write_event`) costs a system call each. The kernel stamps
+    /// each frame as its `SYN_REPORT` goes through.
     public func write(_ events: [RawEvent]) throws(SystemError) {
-        guard let uinput else { throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor) }
+        guard uinput != nil, fileDescriptor >= 0 else {
+            throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor)
+        }
+        guard !events.isEmpty else { return }
+        buffer.removeAll(keepingCapacity: true)
         for event in events {
-            let result = retryingNegativeErrno {
-                libevdev_uinput_write_event(uinput, UInt32(event.usage.type), UInt32(event.usage.code), event.value)
-            }
-            if case .failure(let error) = result {
+            var kernel = input_event()
+            kernel.type = event.usage.type
+            kernel.code = event.usage.code
+            kernel.value = event.value
+            buffer.append(kernel)
+        }
+        let size = MemoryLayout<input_event>.stride
+        var offset = 0
+        let total = buffer.count * size
+        while offset < total {
+            let written = buffer.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, total - offset) }
+            if written < 0 {
+                let error = Errno.current
+                if error == .interrupted { continue }
                 throw SystemError(operation: "write to uinput clone", path: devnode, errno: error)
             }
+            offset += written
         }
     }
 

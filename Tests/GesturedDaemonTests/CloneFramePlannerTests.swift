@@ -1,6 +1,7 @@
 import Foundation
 import GestureEngine
 import GesturedConfig
+import GesturedSystem
 import GesturedTestSupport
 import Testing
 
@@ -131,45 +132,71 @@ struct TouchStreamReaderForTests {
     }
 }
 
+/// A clone that keeps what it is given: each write's events, in order (a fake of the uinput
+/// device, named so; the relay's own code runs unchanged in front of it).
+final class CollectingCloneForTests: CloneDevice {
+    var events: [RawEvent] = []
+    /// The events of each write(2) the relay made.
+    var writes: [[RawEvent]] = []
+    let devnode: String? = nil
+    func write(_ events: [RawEvent]) throws(SystemError) {
+        self.events += events
+        writes.append(events)
+    }
+    func destroy() {}
+}
+
 /// The relay's logic without the kernel: source frames through the real pipeline (shipped
-/// configuration) and the planner; the clone's frames are collected instead of written.
+/// configuration) and the real ``CloneRelay`` (pass-through, engine step, plan, one write
+/// each); the clone's frames are collected instead of written.
 struct ClonePlanRun {
     var pipeline: GesturePipeline
-    var planner: CloneFramePlanner
-    var clone: [RawEvent] = []
+    let relay: CloneRelay
+    let device: CollectingCloneForTests
     var gestures: [GestureEvent] = []
 
     init(device: DeviceDescription, configuration: Configuration = Replay.shippedConfiguration) {
         let engine = configuration.engineConfiguration(for: device, kind: device.kind)
         pipeline = GesturePipeline(node: "test", device: device, configuration: engine)
-        planner = CloneFramePlanner(device: device)
+        self.device = CollectingCloneForTests()
+        relay = CloneRelay(clone: self.device, device: device, configuration: engine)
     }
 
+    var clone: [RawEvent] { device.events }
+    var planner: CloneFramePlanner {
+        get { relay.planner }
+        nonmutating set { relay.planner = newValue }
+    }
+
+    /// Feeds events as one read.
     mutating func feed(_ events: [RawEvent]) {
+        var outputs: [EngineOutput] = []
+        let failure = relay.feed(events, pipeline: &pipeline, into: &outputs)
+        precondition(failure == nil)
+        take(outputs)
+    }
+
+    /// Feeds events one frame a read, as a reader that keeps up with the device does.
+    mutating func feedFrames(_ events: [RawEvent]) {
         var frame: [RawEvent] = []
         for event in events {
             frame.append(event)
             guard event.usage == .synReport else { continue }
-            let outputs = pipeline.feed(frame)
-            planner.observeSource(frame)
+            feed(frame)
             frame.removeAll()
-            take(outputs)
         }
     }
 
     mutating func finish() {
-        take(pipeline.drainDeadlines())
+        let outputs = pipeline.drainDeadlines()
+        relay.forward(outputs)
+        take(outputs)
     }
 
     private mutating func take(_ outputs: [EngineOutput]) {
-        var sink: [SinkTouchEvent] = []
         for output in outputs {
-            switch output {
-            case .touch(let t): sink.append(t)
-            case .gesture(let g): gestures.append(g)
-            }
+            if case .gesture(let g) = output { gestures.append(g) }
         }
-        clone += planner.plan(sink)
     }
 }
 
@@ -204,6 +231,43 @@ struct CloneFramePlannerTests {
         #expect(expected.touches.count > 20)
         #expect(got.frames == expected.frames)
         #expect(!run.planner.hasTouchDown)
+    }
+
+    @Test("a frame that only moves the clone's touches goes out before the engine's step, which then adds nothing")
+    func motionPassesThroughBeforeTheStep() throws {
+        let device = try Self.touchscreen()
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(
+            for: synthesizer.drag(fingers: 2, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5))
+        let engine = Replay.shippedConfiguration.engineConfiguration(for: device, kind: device.kind)
+        var pipeline = GesturePipeline(node: "test", device: device, configuration: engine)
+        var planner = CloneFramePlanner(device: device)
+        var clone: [RawEvent] = []
+        var early = 0
+        var frame: [RawEvent] = []
+        for event in events {
+            frame.append(event)
+            guard event.usage == .synReport else { continue }
+            let changesContacts = frame.contains { $0.usage == .absMTTrackingID }
+            planner.observeSource(frame)
+            var before: [RawEvent] = []
+            // Decided with no engine output at all: the engine has not seen the frame yet.
+            planner.passThrough(into: &before)
+            let sink = pipeline.feed(frame).compactMap { if case .touch(let t) = $0 { t } else { nil } }
+            let after = planner.plan(sink)
+            if changesContacts {
+                #expect(before.isEmpty, "a landing or a lift waits for the sink")
+            } else if planner.hasTouchDown {
+                #expect(!before.isEmpty, "a motion frame of forwarded touches goes out first")
+                #expect(after.isEmpty, "the step adds nothing to an unclaimed motion frame")
+                early += 1
+            }
+            clone += before + after
+            frame.removeAll()
+        }
+        clone += planner.plan(pipeline.drainDeadlines().compactMap { if case .touch(let t) = $0 { t } else { nil } })
+        #expect(early > 20)
+        #expect(Self.read(clone).frames == Self.read(events).frames)
     }
 
     @Test("a two-finger scroll reaches the clone whole, both touches, every frame")
@@ -322,5 +386,11 @@ struct CloneFramePlannerTests {
         let touches = Self.read(run.clone).touches
         #expect(touches.last == "cancel t0", "\(touches.suffix(3))")
         #expect(!run.planner.hasTouchDown)
+        // The next tap, in the same slot, is a finger again and reaches the clone whole.
+        let tap = synthesizer.events(for: synthesizer.tap(fingers: 1), startingAt: t.adding(seconds: 1))
+        run.feed(tap)
+        run.finish()
+        let after = Self.read(run.clone).touches
+        #expect(Array(after.suffix(2)) == ["down t1 1656 936", "up t1"], "\(after.suffix(4))")
     }
 }

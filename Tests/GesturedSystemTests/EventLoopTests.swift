@@ -148,3 +148,17 @@ final class LoopTimerBox: @unchecked Sendable {
     let timer: LoopTimer
     init(timer: LoopTimer) { self.timer = timer }
 }
+
+@Suite("Work off the loop (runOnOwnThread)")
+struct OwnThreadTests {
+    @Test("background work runs at the lowest priority (SCHED_IDLE, else nice 19), ordinary work as it was")
+    func backgroundWorkYieldsTheCPU() async {
+        // sched_getscheduler(0) and getpriority read the calling thread's own values (Linux).
+        let background = await runOnOwnThread(background: true) {
+            (policy: sched_getscheduler(0), nice: getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        }
+        #expect(background.policy == 5 || background.nice == 19, "policy \(background.policy), nice \(background.nice)")
+        let ordinary = await runOnOwnThread { sched_getscheduler(0) }
+        #expect(ordinary != 5)
+    }
+}

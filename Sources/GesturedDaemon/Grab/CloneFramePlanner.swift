@@ -14,6 +14,12 @@ public import GestureEngine
 /// which libinput turns into `LIBINPUT_EVENT_TOUCH_CANCEL` (its fallback dispatcher cancels
 /// a touch that becomes a palm, and never sends that touch's up).
 ///
+/// Pass-through comes first (``passThrough(into:)``): a source frame that only moves contacts
+/// cannot change which touches the clone has (the sink decides only when a touch begins,
+/// ends, is cancelled or is released late), so the forwarded touches' new values go out
+/// before the engine's step for that frame, and the step then adds only what its sink
+/// decided (DESIGN.md, "The clone as one hop").
+///
 /// Pure value type: events in, events out (each clone frame ends with its `SYN_REPORT`); the
 /// daemon writes them to the uinput device.
 public struct CloneFramePlanner: Sendable {
@@ -48,6 +54,9 @@ public struct CloneFramePlanner: Sendable {
     private var nextOrder: UInt64 = 1
     private var other: [RawEvent] = []
     private var inResync = false
+    /// The last source frame observed only moved contacts (none began or ended, no events
+    /// were lost): ``passThrough(into:)`` may send its values before the engine's step.
+    private var lastFrameIsMotion = false
     private let toolIndex: Int?
     private let xIndex: Int?
     private let yIndex: Int?
@@ -109,7 +118,10 @@ public struct CloneFramePlanner: Sendable {
             switch event.usage.type {
             case EventUsage.evSyn:
                 if event.usage == .synDropped { inResync = true }
-                if event.usage == .synReport { inResync = false }
+                if event.usage == .synReport {
+                    lastFrameIsMotion = !inResync && !mirror.lastFrameChangedContacts
+                    inResync = false
+                }
             case EventUsage.evAbs:
                 // Per-slot axes go out per forwarded touch; the single-touch axes are emulated
                 // from the clone's own touches.
@@ -129,9 +141,38 @@ public struct CloneFramePlanner: Sendable {
         }
     }
 
+    /// The clone frame of the source frame last observed, before the engine has seen it,
+    /// when that frame only moved contacts: the current values of every touch the clone has
+    /// and the frame's other events, as the step's own frame would carry them. Whatever the
+    /// engine's step then decides (a cancel, a touch released late) follows in frames of its
+    /// own from ``plan(_:into:)``, which finds these values already written. Appends nothing
+    /// for a frame that began or ended a contact or came after lost events: there the sink
+    /// decides first.
+    public mutating func passThrough(into out: inout [RawEvent]) {
+        guard lastFrameIsMotion else { return }
+        lastFrameIsMotion = false
+        var changed = writeForwardedValues(skipping: [], into: &out)
+        if !other.isEmpty {
+            out += other
+            other.removeAll(keepingCapacity: true)
+            changed = true
+        }
+        if changed { endFrame(into: &out) }
+    }
+
     /// The clone frames for one engine step's sink output (``EngineOutput/touch(_:)``
     /// events in order) after the source frame last observed, or after a timer step.
     public mutating func plan(_ sink: some Sequence<SinkTouchEvent>) -> [RawEvent] {
+        var out: [RawEvent] = []
+        plan(sink, into: &out)
+        return out
+    }
+
+    /// ``plan(_:)`` appending to a buffer the caller keeps (no array per step).
+    public mutating func plan(_ sink: some Sequence<SinkTouchEvent>, into out: inout [RawEvent]) {
+        // A step planned without its pass-through (a timer, or a caller that skipped it)
+        // writes the values itself.
+        lastFrameIsMotion = false
         var lateBegins: [TouchID] = []
         var begunNow: [TouchID] = []
         var ends: [TouchID] = []
@@ -159,7 +200,6 @@ public struct CloneFramePlanner: Sendable {
                 if forwarded[event.touch] != nil { cancels.append(event.touch) }
             }
         }
-        var out: [RawEvent] = []
         // 1. Late touch-downs at their start values, alone in their frame.
         if !lateBegins.isEmpty {
             for id in lateBegins { touchDown(id, atStart: true, into: &out) }
@@ -171,12 +211,7 @@ public struct CloneFramePlanner: Sendable {
             touchDown(id, atStart: false, into: &out)
             changed = true
         }
-        for index in slots.indices {
-            guard let id = slots[index].touch, !begunNow.contains(id), !cancels.contains(id),
-                let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot)
-            else { continue }
-            if write(contact.values, tool: sourceTool(contact.values), toSlot: index, into: &out) { changed = true }
-        }
+        if writeForwardedValues(skipping: begunNow + cancels, into: &out) { changed = true }
         let liftsLater = ends.filter { lateBegins.contains($0) || begunNow.contains($0) }
         for id in ends where !liftsLater.contains(id) {
             lift(id, into: &out)
@@ -201,7 +236,19 @@ public struct CloneFramePlanner: Sendable {
             for id in liftsLater + cancels { lift(id, into: &out) }
             endFrame(into: &out)
         }
-        return out
+    }
+
+    /// Writes the source's current values of every touch the clone has, except `skipped`;
+    /// returns whether any differed from what the clone holds.
+    private mutating func writeForwardedValues(skipping skipped: [TouchID], into out: inout [RawEvent]) -> Bool {
+        var changed = false
+        for index in slots.indices {
+            guard let id = slots[index].touch, !skipped.contains(id),
+                let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot)
+            else { continue }
+            if write(contact.values, tool: sourceTool(contact.values), toSlot: index, into: &out) { changed = true }
+        }
+        return changed
     }
 
     /// Lifts every touch the clone has (the daemon stops, the grab ends, the source is
@@ -293,14 +340,20 @@ public struct CloneFramePlanner: Sendable {
     /// clone's own touches, as the kernel's `input_mt_report_pointer_emulation` does it, then
     /// the `SYN_REPORT`.
     private mutating func endFrame(into out: inout [RawEvent]) {
-        let active = slots.indices.filter { slots[$0].trackingID >= 0 }
-        if emulation.btnTouch, emulated.touch != !active.isEmpty {
-            emulated.touch = !active.isEmpty
-            out.append(event(.btnTouch, active.isEmpty ? 0 : 1))
+        // The active slots' count and the oldest of them, without an array per frame.
+        var activeCount = 0
+        var oldestActive: Int?
+        for index in slots.indices where slots[index].trackingID >= 0 {
+            activeCount += 1
+            if oldestActive.map({ slots[index].order < slots[$0].order }) ?? true { oldestActive = index }
+        }
+        if emulation.btnTouch, emulated.touch != (activeCount > 0) {
+            emulated.touch = activeCount > 0
+            out.append(event(.btnTouch, activeCount == 0 ? 0 : 1))
         }
         if !emulation.toolKeys.isEmpty {
             let all = Self.fingerKeys
-            let wanted: EventUsage? = active.isEmpty ? nil : all[min(active.count, all.count) - 1]
+            let wanted: EventUsage? = activeCount == 0 ? nil : all[min(activeCount, all.count) - 1]
             let key = wanted.flatMap { emulation.toolKeys.contains($0) ? $0 : emulation.toolKeys.last }
             if key != emulated.toolKey {
                 if let old = emulated.toolKey { out.append(event(old, 0)) }
@@ -308,7 +361,7 @@ public struct CloneFramePlanner: Sendable {
                 emulated.toolKey = key
             }
         }
-        if let oldest = active.min(by: { slots[$0].order < slots[$1].order }) {
+        if let oldest = oldestActive {
             let values = slots[oldest].values
             if emulation.absX, let xIndex, emulated.x != values[xIndex] {
                 emulated.x = values[xIndex]

@@ -5,9 +5,13 @@ import GesturedSystem
 /// A grabbed device's path to the compositor: source frames in, the engine's sink output
 /// planned into clone frames (``CloneFramePlanner``), written to the uinput clone
 /// (``UInputClone``). Confined to the input actor, like the ``DeviceSession`` that owns it.
+///
+/// A read's frames go one at a time: each frame's pass-through reaches the clone before the
+/// engine sees the frame, then the step's own decisions, then the next frame; the hub
+/// publishes to socket clients only after the whole read (DESIGN.md, "The clone as one hop").
 final class CloneRelay {
-    let clone: UInputClone
-    private(set) var planner: CloneFramePlanner
+    let clone: any CloneDevice
+    var planner: CloneFramePlanner
     /// The gestures whose touches applications do not see (they cancel or delay them).
     var consumingGestures: Set<String>
     /// A write failed (the clone is gone); nothing more is written.
@@ -16,12 +20,15 @@ final class CloneRelay {
     /// Reads that contained a `SYN_DROPPED` since ``takeDroppedReads()``.
     private var droppedReads = 0
     private var frame: [RawEvent] = []
+    /// The clone events of one write, kept between writes (no array per frame).
+    private var planned: [RawEvent] = []
 
-    init(clone: UInputClone, device: DeviceDescription, configuration: EngineConfiguration) {
+    init(clone: any CloneDevice, device: DeviceDescription, configuration: EngineConfiguration) {
         self.clone = clone
         self.planner = CloneFramePlanner(device: device)
         self.consumingGestures = Self.consumingGestures(configuration)
         frame.reserveCapacity(64)
+        planned.reserveCapacity(64)
     }
 
     /// The gestures that take their touches from applications.
@@ -36,17 +43,22 @@ final class CloneRelay {
         planner.observeSource(events)
     }
 
-    /// Feeds a read's events through `pipeline` one source frame at a time, writing each
-    /// frame's clone output before the next frame is judged; engine outputs go to `outputs`.
+    /// Feeds a read's events through `pipeline` one source frame at a time; engine outputs go
+    /// to `outputs`. For each frame: the pass-through (the values of the touches the clone
+    /// has, when the frame only moved contacts) is written first, in one `write(2)`, then the
+    /// engine runs, then what its sink decided is written, before the next frame is judged.
     func feed(_ events: [RawEvent], pipeline: inout GesturePipeline, into outputs: inout [EngineOutput]) -> SystemError? {
         var failure: SystemError?
         for event in events {
             if event.usage == .synDropped { droppedReads += 1 }
             frame.append(event)
             guard event.usage == .synReport else { continue }
+            planner.observeSource(frame)
+            planned.removeAll(keepingCapacity: true)
+            planner.passThrough(into: &planned)
+            if let error = write(planned) { failure = failure ?? error }
             let start = outputs.count
             pipeline.feed(frame, into: &outputs)
-            planner.observeSource(frame)
             frame.removeAll(keepingCapacity: true)
             if let error = plan(outputs[start...]) { failure = failure ?? error }
         }
@@ -63,7 +75,8 @@ final class CloneRelay {
     private func plan(_ outputs: some Collection<EngineOutput>) -> SystemError? {
         sinkEvents.removeAll(keepingCapacity: true)
         for output in outputs { if case .touch(let t) = output { sinkEvents.append(t) } }
-        let planned = planner.plan(sinkEvents)
+        planned.removeAll(keepingCapacity: true)
+        planner.plan(sinkEvents, into: &planned)
         return write(planned)
     }
 
@@ -91,3 +104,15 @@ final class CloneRelay {
         }
     }
 }
+
+/// Where a ``CloneRelay`` writes: the uinput clone (``UInputClone``), or a test's collector.
+protocol CloneDevice: AnyObject {
+    /// The clone's node (`/dev/input/eventN`), once udev has made it.
+    var devnode: String? { get }
+    /// Writes whole frames (each ends with its `SYN_REPORT`), in one system call.
+    func write(_ events: [RawEvent]) throws(SystemError)
+    /// Removes the clone.
+    func destroy()
+}
+
+extension UInputClone: CloneDevice {}

@@ -39,6 +39,11 @@ public struct CloneSourceMirror: Sendable {
     public private(set) var frameSerial: UInt64 = 0
     /// Contacts whose tracking id appeared in the frame being read.
     private var opened: [Int] = []
+    /// A contact began or ended in the frame being read.
+    private var contactsChanging = false
+    /// Whether a contact began or ended in the last frame committed (its `SYN_REPORT`): a
+    /// frame that only moved contacts can leave the clone's set of touches as it was.
+    public private(set) var lastFrameChangedContacts = false
 
     public init(device: DeviceDescription) {
         var codes: [UInt16] = []
@@ -101,11 +106,13 @@ public struct CloneSourceMirror: Sendable {
         guard slots.indices.contains(slot) else { return }
         if var old = slots[slot].current, old.isDown {
             if old.trackingID == id { return }
+            contactsChanging = true
             old.isDown = false
             old.values = slots[slot].values
             slots[slot].current = old
         }
         guard id >= 0 else { return }
+        contactsChanging = true
         slots[slot].previous = slots[slot].current
         slots[slot].current = Contact(
             serial: nextSerial, trackingID: id, start: [], values: [], startTime: .zero, startFrame: 0, isDown: true)
@@ -115,6 +122,8 @@ public struct CloneSourceMirror: Sendable {
 
     private mutating func commit(at time: Timestamp) {
         frameSerial += 1
+        lastFrameChangedContacts = contactsChanging
+        contactsChanging = false
         for index in opened {
             guard var c = slots[index].current, c.start.isEmpty else { continue }
             c.start = slots[index].values

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Latency through gestured's clone of a grabbed touchscreen (Grab=yes) against
+# libinput reading the touchscreen directly and against the bare floor of a
+# clone hop, in the kernel tier's guest. A benchmark: it prints figures,
+# asserts nothing.
+#
+# Usage: scripts/vm/latency/clone-run.sh [ROUNDS]   (a 2 s drag a reader and round, default 5)
+# Environment: GESTURED_BIN (the gestured to measure; default .build/debug's),
+# GESTURED_BASELINE_BIN (optional: a second build measured in the same guest
+# run, reported as "before").
+#
+# latency = the moment libinput delivers a touch event - the moment the player
+# wrote its frame into the touchscreen's node (the kernel stamps it then), the
+# frame matched by its x. Every reader is libinput (its C library); the clone
+# adds the daemon's hop (read, plan, uinput write), the floor a bare C copy
+# of every read into a uinput clone (latency-clone-floor). Software emulation
+# inflates the absolute figures.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+rounds=${1:-5}
+"$repo/scripts/vm/setup.sh"
+bin=$("$repo/scripts/vm/setup.sh" --print-dir)/latency
+mkdir -p "$bin"
+cc -O2 -Wall -Wextra -o "$bin/latency-touch-player" "$here/touch-player.c"
+cc -O2 -Wall -Wextra -o "$bin/latency-touch-libinput" "$here/touch-libinput.c" $(pkg-config --cflags --libs libinput) -lm
+cc -O2 -Wall -Wextra -o "$bin/latency-clone-floor" "$here/clone-floor.c" $(pkg-config --cflags --libs libevdev)
+export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
+readers=6
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=8
+out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * readers * 25)) "$here/clone-guest.sh" "$bin" "$rounds")
+echo "$out"
+echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
+	END {
+		n = split("floor clone before", r, " ")
+		for (i = 1; i <= n; i++) {
+			if (!(p50[r[i]] && p50["direct"])) continue
+			printf "%s adds p50 %d us, p99 %d us to direct libinput (hop alone p50 %d, p99 %d)\n", r[i],
+				p50[r[i]] - p50["direct"], p99[r[i]] - p99["direct"], p50[r[i] ".hop"], p99[r[i] ".hop"]
+		}
+		if (p50["clone"] && p50["floor"])
+			printf "clone over the floor: p50 +%d us, p99 +%d us\n", p50["clone"] - p50["floor"], p99["clone"] - p99["floor"]
+	}'
