@@ -57,7 +57,9 @@ extension TouchFilter {
         let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
         contact.reports += 1
         if tapGuard.frameSaysTouching { contact.touched = true }
+        let unjumpedBefore = contact.jump.position(for: touch.previousPosition)
         _ = contact.jump.update(touch.position)
+        jitter.dropCountChangeStep(touch, from: unjumpedBefore, &contact)
         if !alone { contact.accompanied = true }
         if alone && palms.jumpsBack(step, &contact) && contact.role != .palm && contact.role != .clicking
             && contact.role != .thumb
@@ -122,6 +124,7 @@ extension TouchFilter {
                 out.append(last)
                 return
             }
+            jitter.dropCountChangeStep(touch, from: contact.jump.position(for: touch.previousPosition), &contact)
             last = jitter.deliver(touch, &contact)
             // A finger that pressed the button clicked, and a click must not also be a tap; a
             // short touch beside or right after a scroll (and the other TapGuardStage cases)
