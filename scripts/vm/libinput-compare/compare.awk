@@ -18,11 +18,12 @@
 # A burst is unmeasured when libinput said "your system is too slow" during
 # it (a timer of its fired late, so its outcome is the guest's, not its own):
 # the software-emulated guest shares two cores with the rest of the machine.
-# Unmeasured bursts are listed, not judged. Playing also runs late under
-# emulation (evemu-play sleeps between frames and its lateness adds up): a
-# burst lasts longer in the kernel's times than in the played recording's,
-# the same for both readers; each disagreement says by how much ("played
-# +N ms").
+# Unmeasured bursts are listed, not judged. Playing can run late under
+# emulation (evemu-play sleeps between frames and its lateness adds up; the
+# project's player, play.c, writes each frame at its absolute deadline): a
+# burst lasting longer in the kernel's times than in the played recording's,
+# the same for both readers, says by how much ("played +N ms"), and the
+# player's own report how late the burst's first and latest frames went out.
 #
 # The outcome vocabulary (docs/testing.md, "libinput side by side"):
 #   libinput                                   gestured                       label
