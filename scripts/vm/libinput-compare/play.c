@@ -13,7 +13,12 @@
  *   - a burst (a frame pressing BTN_TOUCH) that starts late moves its own
  *     deadlines by that much, so its inner timing is kept whole and the gap
  *     to the previous burst absorbs the delay; a frame late inside a burst
- *     goes out at once, the frames after it keep their deadlines;
+ *     goes out as soon as it may, the frames after it keep their deadlines,
+ *     but a late frame never follows the one before sooner than half their
+ *     recorded interval: after a stall of the whole guest the burst catches
+ *     up at twice its pace, never all at once, so the readers (which the
+ *     stall held up as well) can drain their evdev buffers between frames
+ *     instead of losing them to SYN_DROPPED;
  *   - the player runs SCHED_FIFO and mlockall()ed when the system allows it,
  *     so the readers it is measured against cannot delay it in the guest;
  *   - each frame (its events and SYN_REPORT) is one write(2), so the kernel
@@ -134,7 +139,7 @@ int main(int argc, char **argv)
 	int fifo = sched_setscheduler(0, SCHED_FIFO, &param) == 0;
 	fprintf(report, "player sched %s mlock %s\n", fifo ? "fifo" : "other", locked ? "ok" : "failed");
 
-	long long origin = now_us() + 20000, shift = 0;
+	long long origin = now_us() + 20000, shift = 0, last_write = 0;
 	long long base = nf ? frames[0].at_us : 0;
 	int burst = 0, burst_frames = 0, late_frames = 0;
 	long long start_late = 0, max_late = 0;
@@ -153,14 +158,16 @@ int main(int argc, char **argv)
 			shift += start_late;
 			deadline += start_late;
 		} else {
-			sleep_until(deadline);
+			long long spaced = i > 0 ? last_write + (frames[i].at_us - frames[i - 1].at_us) / 2 : 0;
+			sleep_until(spaced > deadline ? spaced : deadline);
 		}
 		ssize_t size = (ssize_t)(frames[i].count * sizeof *events);
 		if (write(fd, &events[frames[i].first], (size_t)size) != size) {
 			fprintf(stderr, "play: %s: write: %s\n", argv[1], strerror(errno));
 			return 1;
 		}
-		long long late = now_us() - deadline;
+		last_write = now_us();
+		long long late = last_write - deadline;
 		if (burst) {
 			burst_frames++;
 			if (late > max_late)
