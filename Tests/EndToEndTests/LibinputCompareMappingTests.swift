@@ -67,12 +67,25 @@ libinput error: event1 - Test Pad: client bug: event processing lagging behind b
 {"direction":"up","dx_mm":0.5,"dy_mm":-12,"fingers":0,"gesture_id":"e:4","kind":"pan","name":"scroll","state":"ended","time_us":12400000,"type":"gesture"}
 """#
 
+    /// What the guest's player (play.c) reports: burst 4 went out 3.5 ms late, one of its
+    /// frames 40 ms late.
+    static let player = """
+player sched fifo mlock ok
+burst 1 frames 7 start_late_ms 0.5 max_late_ms 1.0 late_frames 0
+burst 2 frames 7 start_late_ms 0.2 max_late_ms 2.5 late_frames 1
+burst 3 frames 31 start_late_ms 1.0 max_late_ms 12.0 late_frames 4
+burst 4 frames 41 start_late_ms 3.5 max_late_ms 40.0 late_frames 9
+burst 5 frames 81 start_late_ms 0.1 max_late_ms 0.9 late_frames 0
+
+"""
+
     static func compare() throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appending(path: "compare-awk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = [("gestures", script), ("kernel.evemu", kernel), ("libinput.txt", libinput),
-                      ("shipped.json", shipped), ("evaluation.json", evaluation), ("played.evemu", kernel)]
+                      ("shipped.json", shipped), ("evaluation.json", evaluation), ("played.evemu", kernel),
+                      ("player.txt", player)]
         for (name, text) in inputs { try text.write(to: directory.appending(path: name), atomically: true, encoding: .utf8) }
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/awk")
@@ -114,5 +127,14 @@ libinput error: event1 - Test Pad: client bug: event processing lagging behind b
         #expect(disagreements.count == 1)
         #expect(disagreements.first?.hasPrefix("disagreement pad evaluation 4 | drag fingers=2") == true)
         #expect(disagreements.first?.hasSuffix("| libinput: scroll down | gestured: scroll up") == true)
+    }
+
+    @Test("the player's lateness is told per burst, in each disagreement and summed up")
+    func lateness() throws {
+        let lines = try Self.compare()
+        #expect(lines.contains("late pad 4 3.5 40"))
+        #expect(lines.contains("lateness pad 5 2.5 40 2 fifo ok"))
+        let disagreement = try #require(lines.first { $0.hasPrefix("disagreement ") })
+        #expect(disagreement.contains("(played +0 ms) (player: started +3.5 ms, latest frame +40.0 ms) |"))
     }
 }

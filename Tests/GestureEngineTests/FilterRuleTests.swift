@@ -220,6 +220,16 @@ private let scenarios: [FilterRule: Scenario] = [
         run.frame(0.20, [])
         return outcome(run)
     },
+    .semiMTCountChange: { s in
+        var s = s
+        s.palmConfirmTime = 0
+        var run = FilterRun(s, device: semiMTPad)
+        run.frame(0.00, [(1, .began, 30, 30, 40)], count: 1)
+        // The second finger lands: the box's first corner leaps 6 mm, no finger moved.
+        run.frame(0.02, [(1, .moved, 24, 30, 40), (2, .began, 60, 40, 40)], count: 2)
+        run.frame(0.04, [(1, .moved, 23, 30, 40), (2, .stationary, 60, 40, 40)], count: 2)
+        return outcome(run)
+    },
     .hysteresis: { s in
         var s = s
         s.palmConfirmTime = 0

@@ -30,6 +30,21 @@ let twoSlotPad = DeviceDescription(
     ]
 )
 
+/// A two-slot semi-MT pad (`INPUT_PROP_SEMI_MT`: the slots carry the fingers' bounding box),
+/// like the ALPS and Cypress PS/2 pads of evemu-devices.
+let semiMTPad = DeviceDescription(
+    name: "semi-MT pad",
+    properties: [.pointer, .semiMT],
+    codes: [.btnToolFinger, .btnToolDoubleTap, .btnToolTripleTap],
+    axes: [
+        EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 1),
+        EventUsage.absMTTrackingID.code: AxisInfo(minimum: 0, maximum: 65535),
+        EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+        EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 600, resolution: 10),
+        EventUsage.absMTPressure.code: AxisInfo(minimum: 0, maximum: 255),
+    ]
+)
+
 /// The Cypress pad of the 2012 Chromebooks as its description reads (1280 × 680, 12/10
 /// units/mm, pressure 0…255), named as the kernel names it.
 private let cypressPad = DeviceDescription(
@@ -98,6 +113,28 @@ struct FilterRun {
 
 @Suite("Touch filter")
 struct FilterTests {
+    @Test("semi-MT: the box's leap when the finger count changes is no motion; motion after it is")
+    func semiMTCountChange() {
+        var settings = TouchFilterSettings()
+        settings.palmConfirmTime = 0
+        var run = FilterRun(settings, device: semiMTPad)
+        run.frame(0.00, [(1, .began, 30, 30, 40)], count: 1)
+        run.frame(0.02, [(1, .moved, 24, 30, 40), (2, .began, 60, 40, 40)], count: 2)
+        run.frame(0.04, [(1, .moved, 22, 30, 40), (2, .moved, 60, 40, 40)], count: 2)
+        // The second finger lifts: the corner leaps back; then both lift.
+        run.frame(0.06, [(1, .moved, 29, 31, 40), (2, .ended, 60, 40, 40)], count: 1)
+        run.frame(0.08, [(1, .ended, 29, 31, 40)], count: 0)
+        run.frame(0.30, [], count: 0)
+        let first = run.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
+        #expect(first == [30, 30, 28, 28, 28], "\(first)")
+        // Not semi-MT: the same steps are motion.
+        var plain = FilterRun(settings, device: twoSlotPad)
+        plain.frame(0.00, [(1, .began, 30, 30, 40)], count: 1)
+        plain.frame(0.02, [(1, .moved, 24, 30, 40), (2, .began, 60, 40, 40)], count: 2)
+        let moved = plain.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
+        #expect(moved == [30, 24], "\(moved)")
+    }
+
     @Test("position hysteresis holds a wobbling contact still, passes a moving one through, rests again")
     func hysteresis() {
         var h = PositionHysteresis(radius: 0.5, position: PhysicalPoint(x: 10, y: 10))

@@ -8,7 +8,7 @@ enum FilterRule: UInt64, CaseIterable, Sendable {
     case liftDebounce, flicker, palmReturn
     case fakeFingers, clickNoTap, clickingFinger
     case afterScroll, tooLight, split, hovering, trackingLost, glitch, heldTap
-    case hysteresis
+    case hysteresis, semiMTCountChange
 }
 
 extension TouchFilterSettings {

@@ -2,10 +2,46 @@
 /// ``BoxFilter`` where ``TouchFilterSettings/boxSize`` is set, after the
 /// ``SensorJumpFilter`` (libgestures' `BoxFilterInterpreter` and
 /// `SensorJumpFilterInterpreter`, which the ChromiumOS library chains the same way).
+///
+/// On a semi-MT pad (`INPUT_PROP_SEMI_MT`: its two slots carry the corners of the box around
+/// the fingers, not the fingers) the step a contact makes in a frame where the finger count
+/// changes is taken out as a jump: the box changes shape when a finger lands or lifts, and
+/// its corners leap by millimetres while no finger moved. libinput does the same for every
+/// semi-MT touchpad (it resets a touch's motion history when `nfingers_down` changes, and
+/// its tap motion test ignores motion in such a frame).
 struct JitterStage: TouchFilterStage {
     let settings: TouchFilterSettings
+    /// The device is semi-MT (and the rule is on).
+    let semiMT: Bool
+    /// The finger count of the frame before (`BTN_TOOL_*`, else the contacts down).
+    private var lastCount: Int?
+    /// Whether the frame being filtered changed the finger count on a semi-MT pad.
+    private(set) var countChanged = false
 
-    mutating func reset() {}
+    init(settings: TouchFilterSettings, semiMT: Bool) {
+        self.settings = settings
+        self.semiMT = semiMT && settings.enables(.semiMTCountChange)
+    }
+
+    mutating func reset() {
+        lastCount = nil
+        countChanged = false
+    }
+
+    /// Notes the frame's finger count (before its touches are stepped).
+    mutating func beginFrame(_ frame: Frame) {
+        guard semiMT else { return }
+        let count = frame.fingerCount ?? frame.touches.count(where: { $0.phase != .ended && $0.phase != .cancelled })
+        countChanged = lastCount.map { $0 != count } ?? false
+        lastCount = count
+    }
+
+    /// In a frame that changed the finger count on a semi-MT pad, takes the sensor step of
+    /// a continuing contact (from `previous` to `touch.position`) out of what is delivered.
+    func dropCountChangeStep(_ touch: Touch, from previous: PhysicalPoint, _ contact: inout FilterContact) {
+        guard countChanged else { return }
+        contact.jump.rebase(touch.position, to: previous)
+    }
 
     /// A new contact's filters, centred where it landed.
     func start(_ contact: inout FilterContact, at position: PhysicalPoint) {

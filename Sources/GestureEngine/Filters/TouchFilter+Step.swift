@@ -57,7 +57,10 @@ extension TouchFilter {
         let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
         contact.reports += 1
         if tapGuard.frameSaysTouching { contact.touched = true }
+        // A semi-MT pad's box leaps when the finger count changes: that step is no motion.
+        let unjumpedBefore = jitter.countChanged ? contact.jump.position(for: touch.previousPosition) : nil
         _ = contact.jump.update(touch.position)
+        if let unjumpedBefore { jitter.dropCountChangeStep(touch, from: unjumpedBefore, &contact) }
         if !alone { contact.accompanied = true }
         if alone && palms.jumpsBack(step, &contact) && contact.role != .palm && contact.role != .clicking
             && contact.role != .thumb
@@ -121,6 +124,9 @@ extension TouchFilter {
                 last.previousPosition = contact.delivered
                 out.append(last)
                 return
+            }
+            if jitter.countChanged {
+                jitter.dropCountChangeStep(touch, from: contact.jump.position(for: touch.previousPosition), &contact)
             }
             last = jitter.deliver(touch, &contact)
             // A finger that pressed the button clicked, and a click must not also be a tap; a

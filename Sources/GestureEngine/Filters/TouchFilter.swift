@@ -64,7 +64,7 @@ public struct TouchFilter: Sendable {
         fakes = FakeFingerStage(settings: settings, facts: facts)
         clicks = ClickFingerStage(settings: settings)
         tapGuard = TapGuardStage(settings: settings, isTouchpad: facts.isTouchpad)
-        jitter = JitterStage(settings: settings)
+        jitter = JitterStage(settings: settings, semiMT: facts.isTouchpad && device.properties.contains(.semiMT))
     }
 
     /// Whether pressure thresholds apply on this device (its pressure means pressure).
@@ -81,6 +81,7 @@ public struct TouchFilter: Sendable {
         out.removeAll(keepingCapacity: true)
         tapGuard.beginFrame(frame, table: table)
         thumbs.beginFrame(frame, palms: palms)
+        jitter.beginFrame(frame)
         for var touch in frame.touches {
             palms.notePressure(touch)
             if let delivered = table.aliases[touch.id] {

@@ -1,6 +1,6 @@
 # Compares libinput and gestured on one played recording, touch burst by touch
 # burst, in one outcome vocabulary. Used by guest.sh:
-#   awk -v device=SLUG -f compare.awk SCRIPT KERNEL LIBINPUT SHIPPED EVALUATION PLAYED
+#   awk -v device=SLUG -f compare.awk SCRIPT KERNEL LIBINPUT SHIPPED EVALUATION PLAYED [PLAYER]
 # SCRIPT      the gesturectl synthesize lines (gestures.awk), one gesture each
 # KERNEL      gesturectl record of the device while it was played: kernel
 #             times; each BTN_TOUCH press starts a burst (the played
@@ -11,15 +11,19 @@
 # SHIPPED     gestured --dry-run --json with config/gestured.conf
 # EVALUATION  gestured --dry-run --json with config/evaluation.conf
 # PLAYED      the recording that was played (gesturectl synthesize)
+# PLAYER      what the guest's player (play.c) reported: per burst, how late
+#             its first frame went out and the latest of its frames after
+#             that (absent or empty with evemu-play)
 #
 # A burst is unmeasured when libinput said "your system is too slow" during
 # it (a timer of its fired late, so its outcome is the guest's, not its own):
 # the software-emulated guest shares two cores with the rest of the machine.
-# Unmeasured bursts are listed, not judged. Playing also runs late under
-# emulation (evemu-play sleeps between frames and its lateness adds up): a
-# burst lasts longer in the kernel's times than in the played recording's,
-# the same for both readers; each disagreement says by how much ("played
-# +N ms").
+# Unmeasured bursts are listed, not judged. Playing can run late under
+# emulation (evemu-play sleeps between frames and its lateness adds up; the
+# project's player, play.c, writes each frame at its absolute deadline): a
+# burst lasting longer in the kernel's times than in the played recording's,
+# the same for both readers, says by how much ("played +N ms"), and the
+# player's own report how late the burst's first and latest frames went out.
 #
 # The outcome vocabulary (docs/testing.md, "libinput side by side"):
 #   libinput                                   gestured                       label
@@ -54,6 +58,8 @@
 #   disagreement <slug> <config> <k> | <script line> | libinput: <label> | gestured: <label>
 #   notcomparable <slug> <config> <count> <labels...>
 #   unmeasured <slug> <k> <reason>
+#   late <slug> <k> <start ms> <latest frame ms>   per burst, from PLAYER
+#   lateness <slug> <bursts> <p50 ms> <max ms> <bursts with a frame > 10 ms late>   from PLAYER
 #   bursts <slug> <n> for <m> script lines    only when the two differ
 
 BEGIN {
@@ -83,6 +89,9 @@ file == 6 && $1 == "E:" {
 	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 0) playedLength[playedBursts] = $2 - playedStart
 	next
 }
+
+file == 7 && $1 == "player" { player = $3 " " $5 }
+file == 7 && $1 == "burst" { startLate[$2] = $6 + 0; frameLate[$2] = $8 + 0; playerBursts = $2 + 0; next }
 
 # libinput: kept for the end, when its clock is known (see libinputEvent)
 file == 3 { liLines[++liCount] = $0; next }
@@ -129,6 +138,16 @@ END {
 		print "libinput", device, k, best("li", k, "")
 		if (slow[k]) { unmeasured[k] = 1; print "unmeasured", device, k, "libinput-too-slow" }
 		late[k] = playedBursts == bursts ? sprintf(" (played +%.0f ms)", 1000 * (kernelLength[k] - playedLength[k])) : ""
+		if (k in frameLate) {
+			late[k] = late[k] sprintf(" (player: started +%.1f ms, latest frame +%.1f ms)", startLate[k], frameLate[k])
+			print "late", device, k, startLate[k], frameLate[k]
+		}
+	}
+	if (playerBursts) {
+		m = 0; over = 0
+		for (k = 1; k <= playerBursts; k++) { sorted[k] = frameLate[k]; if (frameLate[k] > m) m = frameLate[k]; if (frameLate[k] > 10) over++ }
+		for (i = 2; i <= playerBursts; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
+		print "lateness", device, playerBursts, sorted[int((playerBursts + 1) / 2)], m, over, player
 	}
 	n = split(configs, names, " ")
 	for (c = 1; c <= n; c++) {

@@ -68,7 +68,15 @@ for desc in "$@"; do
 		vm_wait_until 30 "gesturectl record to open $node" vm_has_open "$record_pid" "$node" ||
 		{ cat "$work/libinput.txt" "$work/shipped.log" >&2; exit 1; }
 
-	vm_play "$node" "$work/played.evemu" || exit 1
+	# Each frame at its absolute deadline (play.c, built by run.sh), with how
+	# late each burst went out in player.txt; evemu-play (relative sleeps,
+	# lateness adds up) when the player is not there.
+	if [ -x "${GESTURED_COMPARE_PLAYER:-}" ]; then
+		"$GESTURED_COMPARE_PLAYER" "$node" "$work/played.evemu" "$work/player.txt" || exit 1
+	else
+		vm_play "$node" "$work/played.evemu" || exit 1
+		: > "$work/player.txt"
+	fi
 	# The pad stays plugged in after the last lift, as between any two bursts
 	# (about 0.6 s apart): removing it at once cancels what a reader still
 	# decides after the lift (gestured's 40 ms lift debounce, a tap waiting for
@@ -87,7 +95,7 @@ for desc in "$@"; do
 		> "$work/evaluation.json" 2> "$work/evaluation.log" || exit 1
 
 	awk -v device="$slug" -f "$here/compare.awk" "$work/gestures" "$work/kernel.evemu" \
-		"$work/libinput.txt" "$work/shipped.json" "$work/evaluation.json" "$work/played.evemu"
+		"$work/libinput.txt" "$work/shipped.json" "$work/evaluation.json" "$work/played.evemu" "$work/player.txt"
 	mkdir -p "$GESTURED_VM_OUT/$slug"
 	cp "$work"/* "$GESTURED_VM_OUT/$slug/"
 done

@@ -3,7 +3,7 @@
 # kernel tier's QEMU guest: prints the agreement per description and
 # configuration, and every disagreement with its reproducer.
 #
-# Usage: scripts/vm/libinput-compare/run.sh [--count N] [--seed S] [--out DIR] [DESC...]
+# Usage: scripts/vm/libinput-compare/run.sh [--count N] [--seed S] [--out DIR] [--timeout S] [DESC...]
 #        scripts/vm/libinput-compare/run.sh --compare-only DIR
 #   --count N   gestures per description (default 100)
 #   --seed S    the first description's seed; the k-th uses S + k - 1 (default 1)
@@ -11,6 +11,8 @@
 #               /tmp/gestured-libinput-compare): gestures, played.evemu,
 #               kernel.evemu (gesturectl record), libinput.txt, shipped.json,
 #               evaluation.json
+#   --timeout S the guest's budget in seconds (default 120 + per description
+#               20 + 3 per gesture; a loaded machine needs more)
 #   --compare-only DIR   no guest: compare again what an earlier run kept in
 #               DIR (after a change to compare.awk) and print the figures
 #   DESC...     evemu descriptions (default: the six touchpads below, read
@@ -34,11 +36,13 @@ count=100
 seed=1
 out=/tmp/gestured-libinput-compare
 compareOnly=
+budget=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--count) count=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--timeout) budget=$2; shift 2 ;;
 	--compare-only) compareOnly=1; out=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "libinput-compare: unknown option $1" >&2; exit 2 ;;
@@ -52,8 +56,10 @@ if [ -n "$compareOnly" ]; then
 		echo "device $slug $index $path"
 		d=$out/$slug
 		awk -v slug="$slug" '{ print "script", slug, NR, $0 }' "$d/gestures"
+		player=$d/player.txt
+		[ -f "$player" ] || player=/dev/null
 		awk -v device="$slug" -f "$here/compare.awk" "$d/gestures" "$d/kernel.evemu" \
-			"$d/libinput.txt" "$d/shipped.json" "$d/evaluation.json" "$d/played.evemu"
+			"$d/libinput.txt" "$d/shipped.json" "$d/evaluation.json" "$d/played.evemu" "$player"
 	done < "$out/facts" > "$out/facts.new"
 	mv "$out/facts.new" "$out/facts"
 else
@@ -75,9 +81,19 @@ else
 	[ -x "$tools/gestured" ] && [ -x "$tools/gesturectl" ] ||
 		{ echo "libinput-compare: no gestured/gesturectl in $tools (swift build first)" >&2; exit 66; }
 
+	# The guest's player (play.c: absolute deadlines, SCHED_FIFO), built here
+	# against the host's headers, which the guest shares; GESTURED_COMPARE_PLAYER=
+	# evemu plays with evemu-play instead (the earlier runs' player).
+	if [ "${GESTURED_COMPARE_PLAYER:-}" != evemu ]; then
+		"$repo/scripts/vm/setup.sh"
+		bin=$("$repo/scripts/vm/setup.sh" --print-dir)/libinput-compare
+		mkdir -p "$bin"
+		cc -O2 -Wall -Wextra -o "$bin/play" "$here/play.c"
+		export GESTURED_COMPARE_PLAYER=$bin/play
+	fi
 	rm -rf "$out"
 	mkdir -p "$out"
-	timeout=$((120 + $# * (20 + 3 * count)))
+	timeout=${budget:-$((120 + $# * (20 + 3 * count)))}
 	status=0
 	nice -n 10 "$repo/scripts/vm/run.sh" --timeout "$timeout" --out "$out" \
 		"$repo/scripts/vm/libinput-compare/guest.sh" "$count" "$seed" "$@" > "$out/facts" 2> "$out/run.stderr" || status=$?
@@ -111,6 +127,7 @@ $1 == "scripted" { scripted[$2, $3, $4] = $5 "/" $6 }
 $1 == "notcomparable" { skipped[$2, $3] = $4 }
 $1 == "disagreement" { disagreements = disagreements $0 "\n" }
 $1 == "bursts" { problems = problems "  " $0 "\n" }
+$1 == "lateness" { lateness[$2] = "player " $7 "/" $8 ": latest frame of a burst p50 " $4 " ms, max " $5 " ms, " $6 " of " $3 " bursts > 10 ms" }
 $1 == "unmeasured" { unmeasured[$2]++; unmeasuredList = unmeasuredList "  " $0 "\n" }
 END {
 	printf "%-40s %5s %8s %8s %4s | %-15s %-15s | %-15s %-15s\n", "description", "slots", "res", "pressure", "unm.", "shipped agree", "(li/gd=script)", "evaluation", "(li/gd=script)"
@@ -122,6 +139,7 @@ END {
 	}
 	print "not comparable with the shipped configuration (it has no one-finger tap and no scroll on touchpads): counted above as the difference to the evaluation column"
 	print "unm.: bursts not judged because the guest could not keep up (compare.awk); li/gd=script: how often libinput / gestured gave the scripted outcome"
+	for (i = 1; i <= n; i++) if (order[i] in lateness) printf "%s: %s\n", order[i], lateness[order[i]]
 	if (unmeasuredList != "") printf "unmeasured:\n%s", unmeasuredList
 	if (problems != "") printf "burst problems:\n%s", problems
 	printf "%s", disagreements
