@@ -34,6 +34,9 @@ for sanitizer in "${sanitizers[@]}"; do
     scratch=".build/sanitize-$sanitizer"
     # Tests that pace a replay against a reading client slow the pace under a sanitizer.
     export GESTURED_SANITIZER="$sanitizer"
+    # The tests that run the binaries (gestured, gesturectl) run this build's, instrumented
+    # too, not .build/debug's (which a fresh checkout does not have).
+    export GESTURED_BIN_DIR="$PWD/$scratch/debug"
     start=$(date +%s)
     echo "sanitize: building the tests with --sanitize=$sanitizer in $scratch"
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"

@@ -18,14 +18,18 @@ import Glibc
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPipeline(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
-    let device = PipelineProgram.device(from: &input)
+    let (device, known) = PipelineProgram.device(from: &input)
     let configurations = PipelineProgram.configurations
-    let configuration = configurations[input.choose(configurations.count)]
-    var pipeline = GesturePipeline(
-        node: "fuzz",
-        device: device,
-        configuration: configuration.engineConfiguration(for: device)
-    )
+    let configurationIndex = input.choose(configurations.count)
+    // A project device starts from its pipeline built once (a copy of a value: the same
+    // state a fresh pipeline has, without building the engine's recognizers again).
+    var pipeline =
+        known.map { PipelineProgram.pipelines[$0][configurationIndex] }
+        ?? GesturePipeline(
+            node: "fuzz",
+            device: device,
+            configuration: configurations[configurationIndex].engineConfiguration(for: device)
+        )
     var checker = ConsistencyChecker()
     var time: Int64 = 1_000_000
     while !input.isAtEnd {
@@ -35,10 +39,13 @@ public func fuzzPipeline(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case .advance: checker.feed(pipeline.advance(to: Timestamp(microseconds: time)))
         case .cancelAll: checker.feed(pipeline.cancelAll(at: Timestamp(microseconds: time)))
         case .reconfigure(let index):
-            let other = configurations[index % configurations.count].engineConfiguration(for: device)
+            let other =
+                known.map { PipelineProgram.engineConfigurations[$0][index % configurations.count] }
+                ?? configurations[index % configurations.count].engineConfiguration(for: device)
             checker.feed(pipeline.reconfigure(other, at: Timestamp(microseconds: time)))
         }
-        if let deadline = pipeline.nextDeadline, deadline.microseconds > Int64.max / 4 {
+        // What every call above left for the daemon's timer (`nextDeadline` as of that call).
+        if let deadline = pipeline.storedDeadline, deadline.microseconds > Int64.max / 4 {
             fuzzFailure("a deadline at \(deadline)")
         }
         _ = pipeline.drainDiagnostics()
@@ -50,6 +57,9 @@ public func fuzzPipeline(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if pipeline.assembler.activeTouchCount != 0 {
         fuzzFailure("\(pipeline.assembler.activeTouchCount) contacts still delivered after the end")
+    }
+    if pipeline.storedDeadline != pipeline.nextDeadline {
+        fuzzFailure("the stored deadline \(String(describing: pipeline.storedDeadline)) is not the next one")
     }
     if pipeline.nextDeadline != nil {
         fuzzFailure("a deadline still pending after the end: \(String(describing: pipeline.nextDeadline))")
@@ -104,6 +114,17 @@ enum PipelineProgram {
         return found
     }()
 
+    /// Each project device's engine configuration under each configuration, made once.
+    static let engineConfigurations: [[EngineConfiguration]] = devices.map { device in
+        configurations.map { $0.engineConfiguration(for: device) }
+    }
+
+    /// A fresh pipeline per project device and configuration, built once; each input starts
+    /// from a copy.
+    static let pipelines: [[GesturePipeline]] = devices.indices.map { index in
+        engineConfigurations[index].map { GesturePipeline(node: "fuzz", device: devices[index], configuration: $0) }
+    }
+
     /// The shipped configuration and the evaluation's.
     static let configurations: [Configuration] = {
         ["config/gestured.conf", "config/evaluation.conf"].map { file in
@@ -124,9 +145,10 @@ enum PipelineProgram {
         .btnLeft, .btnRight, .btnToolPen, .btnStylus,
     ]
 
-    static func device(from input: inout FuzzInput) -> DeviceDescription {
+    /// The device, and its index in ``devices`` when it is one of the project's.
+    static func device(from input: inout FuzzInput) -> (DeviceDescription, Int?) {
         let choice = Int(input.byte())
-        if choice < 200 { return devices[choice % devices.count] }
+        if choice < 200 { return (devices[choice % devices.count], choice % devices.count) }
         // A description from the input: whatever ranges and resolutions a device might claim.
         let flags = input.byte()
         let slots = Int32(input.byte() % 12)
@@ -154,7 +176,7 @@ enum PipelineProgram {
         if flags & 0x10 != 0 { properties.insert(.direct) } else { properties.insert(.pointer) }
         if flags & 0x20 != 0 { properties.insert(.buttonpad) }
         if flags & 0x80 != 0 { properties.insert(.semiMT) }
-        return DeviceDescription(name: "fuzzed", properties: properties, codes: codes, axes: axes)
+        return (DeviceDescription(name: "fuzzed", properties: properties, codes: codes, axes: axes), nil)
     }
 
     /// One 8-byte record.

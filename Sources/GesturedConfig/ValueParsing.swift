@@ -290,17 +290,41 @@ enum Suggest {
     }
 
     /// The candidate nearest to `word`, when it is close enough to be a likely typo
-    /// (at most 2 edits, or a third of the word's length for long words).
+    /// (at most 2 edits, or a third of the word's length for long words); the first of
+    /// equally near candidates. Distances past that bound, or past the best so far, are
+    /// never needed exactly: each candidate's computation stops once it must exceed them
+    /// (a file of typos, or the fuzzer, asks for a suggestion per unknown key).
     static func closest(to word: String, among candidates: [String]) -> String? {
-        var best: String?
-        var bestDistance = Int.max
+        let target = Array(word.lowercased())
+        let bound = Swift.max(2, word.count / 3)
+        var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let d = distance(word, candidate)
-            if d < bestDistance {
-                best = candidate
-                bestDistance = d
-            }
+            let limit = Swift.min(bound, (best?.distance ?? bound + 1) - 1)
+            guard limit >= 0, let d = distance(target, Array(candidate.lowercased()), atMost: limit) else { continue }
+            best = (candidate, d)
+            if d == 0 { break }
         }
-        return bestDistance <= Swift.max(2, word.count / 3) ? best : nil
+        return best?.name
+    }
+
+    /// The Levenshtein distance of `a` and `b`, or nil when it is more than `limit`.
+    static func distance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+        guard abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty || b.isEmpty { return Swift.max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                rowMinimum = Swift.min(rowMinimum, current[j])
+            }
+            // No later row has an entry below this row's least.
+            if rowMinimum > limit { return nil }
+            swap(&previous, &current)
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }

@@ -111,15 +111,13 @@ public enum InputNames {
             return .success(key)
         }
         if let key = keyIndex[normalize(name)] { return .success(key) }
-        let candidates = keyAliases.map(\.alias) + allKeys.map { $0.name }
-        return .failure(InputNameError(name: name, what: "key", suggestion: closest(name, in: candidates)))
+        return .failure(InputNameError(name: name, what: "key", suggestion: closest(name, in: keyCandidates)))
     }
 
     /// The pointer button `name` names.
     public static func button(_ name: String) -> Result<InputKey, InputNameError> {
         if let key = buttonIndex[normalize(name)] { return .success(key) }
-        let candidates = buttonNames.map(\.name)
-        return .failure(InputNameError(name: name, what: "button", suggestion: closest(name, in: candidates)))
+        return .failure(InputNameError(name: name, what: "button", suggestion: closest(name, in: buttonCandidates)))
     }
 
     /// Splits `super+Page_Up` into its names (`+` separates; the plus key is `plus`) and
@@ -149,32 +147,57 @@ public enum InputNames {
         return text
     }
 
-    private static func closest(_ word: String, in candidates: [String]) -> String? {
-        let target = normalize(word)
-        var best: (name: String, distance: Int) = ("", Int.max)
-        for candidate in candidates {
-            let distance = editDistance(target, normalize(candidate))
-            if distance < best.distance { best = (candidate, distance) }
-        }
-        guard best.distance <= max(1, target.count / 3) else { return nil }
-        return best.name
+    /// A name a suggestion may offer, with its normalized spelling's characters, made once
+    /// (a file of typos, or a fuzzer, asks for hundreds of suggestions).
+    private struct Candidate: Sendable {
+        var name: String
+        var normalized: [Character]
     }
 
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
+    /// The aliases, then the kernel names, in that order (the first of equally close names wins).
+    private static let keyCandidates: [Candidate] =
+        (keyAliases.map(\.alias) + allKeys.map(\.name)).map { Candidate(name: $0, normalized: Array(normalize($0))) }
+
+    private static let buttonCandidates: [Candidate] =
+        buttonNames.map { Candidate(name: $0.name, normalized: Array(normalize($0.name))) }
+
+    /// The first candidate at the least edit distance from `word`, when that distance is at
+    /// most a third of its length (at least 1). Distances beyond that bound, or beyond the
+    /// best found so far, are never needed exactly, so each candidate's computation stops as
+    /// soon as it must exceed them (and is skipped when the lengths alone differ by more).
+    private static func closest(_ word: String, in candidates: [Candidate]) -> String? {
+        let target = Array(normalize(word))
+        let bound = max(1, target.count / 3)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            // Only a strictly smaller distance replaces the best, and none above the bound counts.
+            let limit = min(bound, (best?.distance ?? bound + 1) - 1)
+            guard limit >= 0, let distance = editDistance(target, candidate.normalized, atMost: limit) else { continue }
+            best = (candidate.name, distance)
+            if distance == 0 { break }
+        }
+        return best?.name
+    }
+
+    /// The Levenshtein distance of `a` and `b`, or nil when it is more than `limit`.
+    static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+        guard abs(a.count - b.count) <= limit else { return nil }
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             current[0] = i
+            var rowMinimum = i
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMinimum = min(rowMinimum, current[j])
             }
+            // Every later row's entries are at least this row's least entry.
+            if rowMinimum > limit { return nil }
             swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
 

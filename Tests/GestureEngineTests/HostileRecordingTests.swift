@@ -37,6 +37,30 @@ struct HostileRecordingTests {
         #expect(recording.events.first?.time.microseconds == 9_223_372_036_853_999_999)
     }
 
+    @Test(
+        "a recording with CRLF line ends parses as with LF ends (evemu, evtest)",
+        arguments: [
+            "N: Pad\nI: 0018 06cb 7e7e 0100\nP: 05 00 00 00 00 00 00 00\nB: 00 0b 00 00 00 00 00 00 00\nB: 03 00 00 00 00 00 80 60 02\n"
+                + "A: 2f 0 4 0 0 0\nA: 35 0 100 0 0 10\nA: 36 0 50 0 0 10\nA: 39 0 65535 0 0 0\n"
+                + "E: 0.000001 0003 002f 0000\nE: 0.000001 0003 0039 0007\nE: 0.000001 0003 0035 0040\nE: 0.000001 0000 0000 0000\n"
+                + "E: 0.010000 0003 0039 -001\nE: 0.010000 0000 0000 0000\n",
+            "Input driver version is 1.0.1\nInput device ID: bus 0x18 vendor 0x6cb product 0x7e7e version 0x100\nInput device name: \"Pad\"\n"
+                + "Supported events:\n  Event type 3 (EV_ABS)\n    Event code 53 (ABS_MT_POSITION_X)\n      Value      0\n      Min        0\n"
+                + "      Max      100\n      Resolution      10\nTesting ... (interrupt to exit)\n"
+                + "Event: time 1.000001, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 40\n"
+                + "Event: time 1.000001, -------------- SYN_REPORT ------------\n",
+        ])
+    func crlfLineEnds(text: String) throws {
+        let lf = try RecordingParser.parse(text, fileName: "lf")
+        let crlf = try RecordingParser.parse(text.replacing("\n", with: "\r\n"), fileName: "crlf")
+        // Before: "\r\n" is one Character, so splitting on "\n" kept the file as one line.
+        #expect(!lf.events.isEmpty)
+        #expect(crlf.format == lf.format)
+        #expect(crlf.events == lf.events)
+        #expect(crlf.device?.axes == lf.device?.axes)
+        #expect(crlf.warnings.map(\.message) == lf.warnings.map(\.message))
+    }
+
     @Test("every description the parser accepts is written back with the same axes")
     func writtenDescriptionsReadBack() throws {
         let text = "N: Pad\nI: 0003 04f3 0001 0000\nP: 02 00 00 00 00 00 00 00\nA: 00 0 2832 0 0 23\nA: 3f -5 5 0 0 0\n"

@@ -360,4 +360,45 @@ struct ValueTests {
         #expect(Suggest.closest(to: "hysteresis", among: ["Hysteresis", "Priority"]) == "Hysteresis")
         #expect(Suggest.closest(to: "Colour", among: ["SocketMode", "MaxClients"]) == nil)
     }
+
+    @Test("the bounded suggestion search picks what a full scan picks: the first nearest, within the bound")
+    func suggestionMatchesFullScan() {
+        let candidates = [
+            "Kind", "Fingers", "MinimumFingers", "MaximumFingers", "Taps", "Directions", "Edges", "Priority",
+            "RequireFailureOf", "CancelsTouches", "DelaysTouchesEnded", "DeviceKinds", "Hysteresis", "Region",
+            "AllowableMovement", "MinimumPressDuration", "SocketMode", "SocketGroup", "MaxClients", "Daemon",
+            "TouchFilter", "Gesture", "Device", "taps", "TAPS",
+        ]
+        func fullScan(_ word: String) -> String? {
+            var best: (name: String, distance: Int) = ("", Int.max)
+            for candidate in candidates where Suggest.distance(word, candidate) < best.distance {
+                best = (candidate, Suggest.distance(word, candidate))
+            }
+            return best.distance <= max(2, word.count / 3) ? best.name : nil
+        }
+        var random = SplitMix64(state: 16)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCXYZ_ ")
+        var words = ["", "x", "Tap", "taps", "Colour", "Kindd", String(repeating: "q", count: 60), "DirectionsDirections"]
+        for _ in 0..<200 {
+            var word = Array(candidates[Int(random.next() % UInt64(candidates.count))])
+            for _ in 0..<Int(random.next() % 5) {
+                let position = Int(random.next() % UInt64(word.count + 1))
+                let letter = letters[Int(random.next() % UInt64(letters.count))]
+                switch random.next() % 3 {
+                case 0: word.insert(letter, at: position)
+                case 1 where position < word.count: word.remove(at: position)
+                default: if position < word.count { word[position] = letter }
+                }
+            }
+            words.append(String(word))
+        }
+        var suggested = 0
+        for word in words {
+            let expected = fullScan(word)
+            #expect(Suggest.closest(to: word, among: candidates) == expected, "'\(word)'")
+            if expected != nil { suggested += 1 }
+        }
+        #expect(suggested > 100)
+        #expect(suggested < words.count)
+    }
 }

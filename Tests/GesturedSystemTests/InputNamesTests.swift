@@ -1,5 +1,5 @@
 import GestureEngine
-import GesturedSystem
+@testable import GesturedSystem
 import Testing
 
 /// The key and button names of `send_keys`, `click` and actions.conf `Keys=`/`Click=`:
@@ -102,5 +102,63 @@ struct InputNamesTests {
         let pointer = VirtualInputDevices.description(of: .pointer)
         #expect(pointer.codes.contains(EventUsage(type: EventUsage.evKey, code: 0x110)))
         #expect(pointer.codes.contains(EventUsage(type: EventUsage.evRel, code: 0)), "libinput needs REL_X to call it a pointer")
+    }
+
+    /// The suggestion as a full scan finds it: the first candidate (aliases, then kernel
+    /// names) at the least edit distance, when that is at most a third of the word's length.
+    static func fullScanSuggestion(_ word: String, candidates: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 0..<a.count {
+                var current = [i + 1]
+                for j in 0..<b.count {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let target = Array(InputNames.normalize(word))
+        var best: (name: String, distance: Int) = ("", Int.max)
+        for candidate in candidates {
+            let d = distance(target, Array(InputNames.normalize(candidate)))
+            if d < best.distance { best = (candidate, d) }
+        }
+        return best.distance <= max(1, target.count / 3) ? best.name : nil
+    }
+
+    @Test("the bounded suggestion search picks what a full scan of every name picks")
+    func suggestionMatchesFullScan() {
+        let keyCandidates = InputNames.keyAliases.map(\.alias) + InputNames.allKeys.map(\.name)
+        let buttonCandidates = InputNames.buttonNames.map(\.name)
+        var random = SplitMix64(seed: 16)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz_-0123456789KEY")
+        var words = ["", "k", "KEY_", "supr", "qqqqqqqqqq", "lefft", "PageUpp", "KEY_VOLUMEUPP", String(repeating: "x", count: 80)]
+        for _ in 0..<60 {
+            var word = Array(keyCandidates[Int(random.next() % UInt64(keyCandidates.count))])
+            for _ in 0..<Int(random.next() % 4) {
+                let position = Int(random.next() % UInt64(word.count + 1))
+                let letter = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 3 {
+                case 0: word.insert(letter, at: position)
+                case 1 where position < word.count: word.remove(at: position)
+                default: if position < word.count { word[position] = letter }
+                }
+            }
+            words.append(String(word))
+        }
+        var suggested = 0
+        for word in words {
+            let expected = Self.fullScanSuggestion(word, candidates: keyCandidates)
+            if case .failure(let error) = InputNames.key(word) {
+                #expect(error.suggestion == expected, "key '\(word)'")
+                if error.suggestion != nil { suggested += 1 }
+            }
+            if case .failure(let error) = InputNames.button(word) {
+                #expect(error.suggestion == Self.fullScanSuggestion(word, candidates: buttonCandidates), "button '\(word)'")
+            }
+        }
+        // The typos are mostly close to a name: the comparison covers suggestions, not only nil.
+        #expect(suggested > 20)
     }
 }
