@@ -28,8 +28,25 @@ ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/vendor-completions
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
-# Extra flags for swift build; the Debian package passes --static-swift-stdlib (debian/rules).
+# Extra flags for swift build; the Debian package builds with SHIPPED=1 (debian/rules).
 SWIFT_BUILD_FLAGS ?=
+# How the shipped binaries are built (DESIGN.md "Memory: where the resident pages go"): the
+# Swift standard library linked statically, and the C++ library its runtime uses (libstdc++ and
+# libgcc, from a directory that holds only libstdc++.a); lld, with relative relocations packed
+# (RELR), no exported symbols, and the daemon's functions laid out together in the order of
+# scripts/release/gestured.order (our code compiled with one section per function so that
+# the linker can place each); full RELRO. `make build SHIPPED=1`; `make -s shipped-flags`
+# prints them for a plain `swift build` (after `make static-libstdc++`).
+STATIC_CXX_DIR = $(CURDIR)/.build/static-libstdc++
+SHIPPED_SWIFT_FLAGS = --static-swift-stdlib -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xllvm -Xswiftc -function-sections \
+	-Xswiftc -L$(STATIC_CXX_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/release/gestured.order \
+	-Xlinker --no-warn-symbol-ordering
+ifeq ($(SHIPPED),1)
+SWIFT_BUILD_FLAGS += $(SHIPPED_SWIFT_FLAGS)
+build: static-libstdc++
+endif
 SCDOC ?= scdoc
 # release for packages; `make install CONFIGURATION=debug` installs the debug build
 # (scripts/lint.sh does, to check the install tree without a release build).
@@ -43,13 +60,23 @@ BINARIES := gestured gesturectl
 SYSTEM_UNITS := gestured.service gestured.socket
 USER_UNITS := gesturectl-run.service
 
-.PHONY: all build man test check-units install uninstall clean
+.PHONY: all build man test check-units install uninstall clean shipped-flags static-libstdc++
 
 all: build man
 
 build:
 	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gestured
 	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_BUILD_FLAGS) --product gesturectl
+
+shipped-flags:
+	@echo $(SHIPPED_SWIFT_FLAGS)
+
+# The linker takes the first libstdc++ it finds on its search path; this directory, searched
+# first, has only the static one (the C compiler's, from libstdc++-12-dev).
+static-libstdc++:
+	@archive=$$(cc -print-file-name=libstdc++.a); \
+	  [ -f "$$archive" ] || { echo "make: no static libstdc++.a (cc -print-file-name=libstdc++.a: $$archive); install libstdc++-12-dev" >&2; exit 1; }; \
+	  mkdir -p $(STATIC_CXX_DIR) && ln -sf "$$archive" $(STATIC_CXX_DIR)/libstdc++.a
 
 man: $(MAN_PAGES)
 

@@ -421,6 +421,7 @@ struct DaemonBenchmark {
         )
         print("  CPU ns in each second: \(perSecond.map(String.init).joined(separator: " "))")
         print("  RSS \(rss / 1024) MiB, peak RSS (VmHWM) \(hwm / 1024) MiB")
+        if let smaps = SmapsBreakdown(pid: pid) { print("  \(smaps.summary) (the table: gestured-bench rss)") }
     }
 
     /// `gestured` next to this executable (both are built into the same directory).

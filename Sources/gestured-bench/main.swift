@@ -1,4 +1,5 @@
 import GesturedSystem
+import Glibc
 
 // gestured-bench: prints performance figures (docs/benchmarks.md). Nothing here is asserted;
 // build and run in release mode: swift build -c release --product gestured-bench.
@@ -9,6 +10,8 @@ let usage = """
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
                                  [--gestured PATH]
            gestured-bench soak [--churn N] [--steady N] [--gestured PATH]
+           gestured-bench rss [--gestured PATH[,PATH...]] [--settle-seconds S]
+           gestured-bench rss --pid PID [--label TEXT]
     """
 
 let command = CommandLine.arguments.dropFirst().first ?? ""
@@ -53,6 +56,14 @@ case "soak":
     exitProcess(
         SocketSoak(churnConnections: option("--churn", 1000), steadyClients: option("--steady", 8), gesturedPath: stringOption("--gestured")).run()
     )
+case "rss":
+    let paths = stringOption("--gestured").map { $0.split(separator: ",").map(String.init) } ?? [DaemonBenchmark.siblingGestured()].compactMap { $0 }
+    MemoryBenchmark(
+        gesturedPaths: paths,
+        pid: stringOption("--pid").flatMap { pid_t($0) },
+        label: stringOption("--label") ?? "rss",
+        settleSeconds: option("--settle-seconds", 2)
+    ).run()
 default:
     writeStandardError("gestured-bench: unknown command '\(command)'\n" + usage + "\n")
     exitProcess(64)
