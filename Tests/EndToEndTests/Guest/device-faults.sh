@@ -173,19 +173,34 @@ cycle_began() {
 		vm_log "cycle $i: SYN_DROPPED on $node_a before its pinch began, playing it again"
 		drops_a=$(dropped_on "$node_a")
 		replays=$((replays + 1))
-		evemu-play "$node_a" < "$pinch" 2> /dev/null &
+		{ evemu-play "$node_a" < "$lift"; evemu-play "$node_a" < "$pinch"; } 2> /dev/null &
 		player_a=$!
 	fi
 	if vm_has_exited "$player_b" && [ "$(dropped_on "$node_b")" -gt "$drops_b" ]; then
 		vm_log "cycle $i: SYN_DROPPED on $node_b before its pinch began, playing it again"
 		drops_b=$(dropped_on "$node_b")
 		replays=$((replays + 1))
-		evemu-play "$node_b" < "$pinch" 2> /dev/null &
+		{ evemu-play "$node_b" < "$lift"; evemu-play "$node_b" < "$pinch"; } 2> /dev/null &
 		player_b=$!
 	fi
 	return 1
 }
-pinch=$(vm_synth "$touchscreen" "pinch scale=2 span=40 duration=6") || die "synthesize the cycle pinch"
+synthesized=$(vm_synth "$touchscreen" "pinch scale=2 span=40 duration=6") || die "synthesize the cycle pinch"
+# The cycle pinch never lifts: its fingers stay down until the unplug, so only the unplug can
+# end it (a cycle whose other pinch had to be played again, below, takes long enough for this
+# one to finish otherwise). Its lift frame, alone, lifts a device's fingers before a replay.
+pinch=$(mktemp "$VM_SCRATCH/pinch-held.XXXXXX")
+lift=$(mktemp "$VM_SCRATCH/pinch-lift.XXXXXX")
+awk -v held="$pinch" -v lift="$lift" '
+	!/^E: / { print > held; print > lift; next }
+	{ frame = frame $0 "\n" }
+	/ 0000 0000 0000/ {
+		if (frame ~ / 0003 0039 -/) lifted = 1
+		if (!lifted) printf "%s", frame > held
+		else if (!done) { printf "%s", frame > lift; done = 1 }
+		frame = ""
+	}' "$synthesized"
+grep -q ' 0003 0039 -' "$lift" || die "the cycle pinch has no lift frame"
 steady_start
 i=1
 while [ "$i" -le "$cycles" ]; do
