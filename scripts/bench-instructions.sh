@@ -3,7 +3,8 @@
 # client's socket write (`InputHub.stepReplay`, inclusive: the pipeline, the mapping to wire
 # messages, encoding, fan-out and the write(2) call for one client), next to the engine's own
 # (`GestureEngine.process(_:into:)`), the pipeline's (`GesturePipeline`: assembler, touch
-# filter and engine) and the publishing's (mapping, encoding, fan-out), counted by valgrind's callgrind over `gestured-bench daemon
+# filter and engine) and the publishing's (mapping, encoding, fan-out; since the one wire model
+# the encoding is its own line and fan-out no longer includes it), counted by valgrind's callgrind over `gestured-bench daemon
 # --clients 1 --devices 1`. Counts do not depend on the machine's load, so a regression shows
 # as a number. A benchmark: it prints figures and asserts nothing (docs/benchmarks.md).
 #
@@ -32,8 +33,17 @@ inclusive() {
     }' "$work/annotate.txt"
 }
 path=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$')
-pipeline=$(inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$')
+# The pipeline: its code inlined into the replay step plus its own functions (the step feeds
+# a slice of the recording and advances into one buffer; older builds inlined all of it).
+total() { awk 'BEGIN { s = 0; n = 0 } { if ($1 != "") { s += $1; n++ } } END { if (n) print s }'; }
+pipeline=$( { inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$'
+  inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon15GesturePipelineV4feed_4into'
+  inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon15GesturePipelineV7advance2to4into'; } | total)
+# Publishing: the replay's publish, or the shared step it calls (one wire model) when the
+# compiler inlined the former.
 publishing=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC13publishReplay')
+[ -n "$publishing" ] || publishing=$(inclusive 'InputHub\+Publish\.swift:\$s14GesturedDaemon8InputHubC14publishOutputs')
+encoding=$(inclusive 'WireEncoder\.swift:\$s14GesturedDaemon11WireMappingO12writeGesture')
 fanout=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC6fanOut')
 engine=$(inclusive 'GestureEngine\.swift:\$s13GestureEngineAAV7process_4intoyAA5FrameV_SayAA0B6OutputOGztF$')
 per() { [ -n "$1" ] && awk -v n="$1" -v f="$frames" 'BEGIN { printf "%.0f", n / f }' || echo "n/a"; }
@@ -42,5 +52,6 @@ echo "  daemon path (InputHub.stepReplay, read to send): $(per "$path")"
 echo "    pipeline (GesturePipeline, inlined):            $(per "$pipeline")"
 echo "      engine (GestureEngine.process(_:into:)):      $(per "$engine")"
 echo "    publishing (wire mapping, encoding, fan-out):   $(per "$publishing")"
+echo "      encoding gesture lines (WireMapping.writeGesture): $(per "$encoding")"
 echo "      fan-out and write (IPCServer.fanOut):         $(per "$fanout")"
 [ -n "$path" ] && [ -n "$engine" ] && awk -v p="$path" -v e="$engine" 'BEGIN { printf "  daemon path / engine: %.2fx\n", p / e }'

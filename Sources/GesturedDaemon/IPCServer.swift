@@ -111,7 +111,7 @@ public actor IPCServer: EventPublisher {
     public nonisolated func publish(_ batch: EncodedBatch) {
         guard !batch.isEmpty else { return }
         if loop.isCurrent {
-            assumeIsolated { $0.fanOut(batch) }
+            onLoop(self, loop, batch) { server, batch in server.fanOut(batch) }
         } else {
             loop.execute { [self] in self.assumeIsolated { $0.fanOut(batch) } }
         }

@@ -133,7 +133,11 @@ extension InputHub {
         if let deadline = session.pipeline.nextDeadline { next = min(next, deadline.microseconds) }
         let delay = max(0, Int64(Double(next - nowRecording) / speed))
         if session.timer == nil {
-            session.timer = loop.makeTimer { [weak self] in self?.assumeIsolated { $0.stepReplay(node) } }
+            let loop = self.loop
+            session.timer = loop.makeTimer { [weak self] in
+                guard let self else { return }
+                onLoop(self, loop, node) { hub, node in hub.stepReplay(node) }
+            }
         }
         session.timer?.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + delay)
     }

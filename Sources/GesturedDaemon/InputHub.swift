@@ -143,7 +143,11 @@ public actor InputHub {
         do {
             // Found by its descriptor, an index: a readable device costs no lookup by node.
             let descriptor = device.fileDescriptor
-            session.watch = try loop.watch(descriptor) { [weak self] in self?.assumeIsolated { $0.readable(descriptor: descriptor) } }
+            let loop = self.loop
+            session.watch = try loop.watch(descriptor) { [weak self] in
+                guard let self else { return }
+                onLoop(self, loop, descriptor) { hub, descriptor in hub.readable(descriptor: descriptor) }
+            }
         } catch {
             device.close()
             ignored[node] = "cannot watch it: \(error)"
