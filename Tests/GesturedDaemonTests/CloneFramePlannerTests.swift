@@ -393,4 +393,37 @@ struct CloneFramePlannerTests {
         let after = Self.read(run.clone).touches
         #expect(Array(after.suffix(2)) == ["down t1 1656 936", "up t1"], "\(after.suffix(4))")
     }
+
+    @Test("a touch that began in a SYN_DROPPED gap and is still down at the resync is stale: the clone never gets it (spec §2.5)")
+    func touchFromTheGapIsStale() throws {
+        let device = try Self.touchscreen()
+        var synthesizer = GestureSynthesizer(device: device)
+        let events = synthesizer.events(for: synthesizer.drag(fingers: 1, from: .center, to: .fraction(x: 0.5, y: 0.8), duration: 1))
+        let half = try #require(events.indices.first { events[$0].time > events[0].time.adding(seconds: 0.5) && events[$0 - 1].usage == .synReport })
+        var run = ClonePlanRun(device: device)
+        run.feed(Array(events[..<half]))
+        let t = events[half].time
+        // libevdev's sync: the drag's finger lifted in the gap, a new one (tracking id 77) is down.
+        run.feed([
+            RawEvent(time: t, usage: .synDropped, value: 0),
+            RawEvent(time: t, usage: .absMTSlot, value: 0), RawEvent(time: t, usage: .absMTTrackingID, value: -1),
+            RawEvent(time: t, usage: .absMTSlot, value: 1), RawEvent(time: t, usage: .absMTTrackingID, value: 77),
+            RawEvent(time: t, usage: .absMTPositionX, value: 900), RawEvent(time: t, usage: .absMTPositionY, value: 500),
+            RawEvent(time: t, usage: .synReport, value: 0),
+        ])
+        // It moves, then lifts, after the resync.
+        var later: [RawEvent] = []
+        for step in 1...5 {
+            let time = t.adding(seconds: 0.01 * Double(step))
+            later += [RawEvent(time: time, usage: .absMTPositionX, value: 900 + Int32(step * 10)), RawEvent(time: time, usage: .synReport, value: 0)]
+        }
+        let lift = t.adding(seconds: 0.1)
+        later += [RawEvent(time: lift, usage: .absMTTrackingID, value: -1), RawEvent(time: lift, usage: .synReport, value: 0)]
+        run.feedFrames(later)
+        run.finish()
+        let touches = Self.read(run.clone).touches
+        #expect(touches.last == "cancel t0", "only the drag's cancel after the drop: \(touches.suffix(3))")
+        #expect(touches.filter { $0.hasPrefix("down") }.count == 1, "\(touches.suffix(3))")
+        #expect(!run.planner.hasTouchDown)
+    }
 }
