@@ -12,7 +12,9 @@
  *     (clock_nanosleep TIMER_ABSTIME): lateness never accumulates;
  *   - a burst (a frame pressing BTN_TOUCH) that starts late moves its own
  *     deadlines by that much, so its inner timing is kept whole and the gap
- *     to the previous burst absorbs the delay; a frame late inside a burst
+ *     to the previous burst absorbs the delay; the pause before a burst is
+ *     never shorter than recorded (a burst that ran late does not eat into
+ *     the next one's pause: a tap 0.3 s after a scroll is no tap to gestured); a frame late inside a burst
  *     goes out as soon as it may, the frames after it keep their deadlines,
  *     but a late frame never follows the one before sooner than half their
  *     recorded interval: after a stall of the whole guest the burst catches
@@ -146,6 +148,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nf; i++) {
 		long long deadline = origin + shift + (frames[i].at_us - base);
 		if (frames[i].presses) {
+			/* The pause before a burst stays whole: a burst that ran late
+			 * (caught up at twice its pace) does not shorten it. */
+			long long pause = i > 0 ? last_write + (frames[i].at_us - frames[i - 1].at_us) : 0;
+			if (pause > deadline) {
+				shift += pause - deadline;
+				deadline = pause;
+			}
 			if (burst)
 				fprintf(report, "burst %d frames %d start_late_ms %.1f max_late_ms %.1f late_frames %d\n",
 					burst, burst_frames, start_late / 1000.0, max_late / 1000.0, late_frames);
