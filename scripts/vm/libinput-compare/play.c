@@ -21,8 +21,9 @@
  *     up at twice its pace, never all at once, so the readers (which the
  *     stall held up as well) can drain their evdev buffers between frames
  *     instead of losing them to SYN_DROPPED;
- *   - the player runs SCHED_FIFO and mlockall()ed when the system allows it,
- *     so the readers it is measured against cannot delay it in the guest;
+ *   - the player runs SCHED_FIFO and mlockall()ed when the system allows it
+ *     (not with GESTURED_PLAY_FIFO=0), so the readers it is measured against
+ *     cannot delay it in the guest;
  *   - each frame (its events and SYN_REPORT) is one write(2), so the kernel
  *     stamps the whole frame at one instant.
  * REPORT gets one line first, `player sched <fifo|other> mlock <ok|failed>`,
@@ -138,7 +139,10 @@ int main(int argc, char **argv)
 	}
 	int locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 	struct sched_param param = { .sched_priority = 50 };
-	int fifo = sched_setscheduler(0, SCHED_FIFO, &param) == 0;
+	/* GESTURED_PLAY_FIFO=0: the player competes with the readers as any
+	 * process does (a reader that falls behind then slows it down). */
+	const char *want_fifo = getenv("GESTURED_PLAY_FIFO");
+	int fifo = !(want_fifo && strcmp(want_fifo, "0") == 0) && sched_setscheduler(0, SCHED_FIFO, &param) == 0;
 	fprintf(report, "player sched %s mlock %s\n", fifo ? "fifo" : "other", locked ? "ok" : "failed");
 
 	long long origin = now_us() + 20000, shift = 0, last_write = 0;
