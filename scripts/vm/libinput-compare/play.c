@@ -12,15 +12,18 @@
  *     (clock_nanosleep TIMER_ABSTIME): lateness never accumulates;
  *   - a burst (a frame pressing BTN_TOUCH) that starts late moves its own
  *     deadlines by that much, so its inner timing is kept whole and the gap
- *     to the previous burst absorbs the delay; a frame late inside a burst
+ *     to the previous burst absorbs the delay; the pause before a burst is
+ *     never shorter than recorded (a burst that ran late does not eat into
+ *     the next one's pause: a tap 0.3 s after a scroll is no tap to gestured); a frame late inside a burst
  *     goes out as soon as it may, the frames after it keep their deadlines,
  *     but a late frame never follows the one before sooner than half their
  *     recorded interval: after a stall of the whole guest the burst catches
  *     up at twice its pace, never all at once, so the readers (which the
  *     stall held up as well) can drain their evdev buffers between frames
  *     instead of losing them to SYN_DROPPED;
- *   - the player runs SCHED_FIFO and mlockall()ed when the system allows it,
- *     so the readers it is measured against cannot delay it in the guest;
+ *   - the player runs SCHED_FIFO and mlockall()ed when the system allows it
+ *     (not with GESTURED_PLAY_FIFO=0), so the readers it is measured against
+ *     cannot delay it in the guest;
  *   - each frame (its events and SYN_REPORT) is one write(2), so the kernel
  *     stamps the whole frame at one instant.
  * REPORT gets one line first, `player sched <fifo|other> mlock <ok|failed>`,
@@ -136,7 +139,10 @@ int main(int argc, char **argv)
 	}
 	int locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 	struct sched_param param = { .sched_priority = 50 };
-	int fifo = sched_setscheduler(0, SCHED_FIFO, &param) == 0;
+	/* GESTURED_PLAY_FIFO=0: the player competes with the readers as any
+	 * process does (a reader that falls behind then slows it down). */
+	const char *want_fifo = getenv("GESTURED_PLAY_FIFO");
+	int fifo = !(want_fifo && strcmp(want_fifo, "0") == 0) && sched_setscheduler(0, SCHED_FIFO, &param) == 0;
 	fprintf(report, "player sched %s mlock %s\n", fifo ? "fifo" : "other", locked ? "ok" : "failed");
 
 	long long origin = now_us() + 20000, shift = 0, last_write = 0;
@@ -146,6 +152,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nf; i++) {
 		long long deadline = origin + shift + (frames[i].at_us - base);
 		if (frames[i].presses) {
+			/* The pause before a burst stays whole: a burst that ran late
+			 * (caught up at twice its pace) does not shorten it. */
+			long long pause = i > 0 ? last_write + (frames[i].at_us - frames[i - 1].at_us) : 0;
+			if (pause > deadline) {
+				shift += pause - deadline;
+				deadline = pause;
+			}
 			if (burst)
 				fprintf(report, "burst %d frames %d start_late_ms %.1f max_late_ms %.1f late_frames %d\n",
 					burst, burst_frames, start_late / 1000.0, max_late / 1000.0, late_frames);
