@@ -36,6 +36,14 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     private var nextToken: UInt64 = 1
     private static let wakeToken: UInt64 = 0
 
+    /// The stack of a loop thread (and of `runOnOwnThread`'s): 1.75 MiB, under the 2 MiB of a
+    /// transparent huge page. glibc's default is 8 MiB, and where THP is `always` (Debian's
+    /// kernel) the kernel backs the first touch of such a stack with a whole 2 MiB page when
+    /// the touched part lies in an aligned 2 MiB window, which it did by chance in the kernel
+    /// tier's guest: 2 048 kB resident for a stack that uses about 40 (DESIGN.md, "Memory: where
+    /// the resident pages go"). A mapping smaller than 2 MiB can never hold one.
+    public static let threadStackSize = 1792 * 1024
+
     /// Starts the loop thread.
     /// - Parameter name: the thread's name (`ps -L`, at most 15 bytes are kept).
     public init(name: String) {
@@ -48,11 +56,11 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
         event.data.u64 = Self.wakeToken
         precondition(epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0, "epoll_ctl failed: \(Errno.current)")
         let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { context in
+        let rc = createThread(&thread, stackSize: Self.threadStackSize, context: context) { context in
             let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
             loop.run()
             return nil
-        }, context)
+        }
         precondition(rc == 0, "pthread_create failed: \(Errno(rawValue: rc))")
         // Nothing joins the loop thread (the last reference may be dropped on it), so it is
         // detached: its stack and descriptor are freed when it exits after `stop()`. Found by

@@ -23,6 +23,7 @@ public func runOnOwnThread<Result: Sendable>(background: Bool = false, _ work: @
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        pthread_attr_setstacksize(&attributes, EventLoop.threadStackSize)
         let context = Unmanaged.passRetained(job).toOpaque()
         let created = pthread_create(&thread, &attributes, { context in
             Unmanaged<OwnThreadJob>.fromOpaque(context!).takeRetainedValue().body()

@@ -19,13 +19,27 @@ vm_start_udevd || exit 1
 # open_count PID: how many /dev/input/event nodes PID has open.
 open_count() { ls -l "/proc/$1/fd" 2> /dev/null | grep -c /dev/input/event; }
 
+# start_daemon: vm_daemon_start, with more patience: on TCG under load the
+# notify socket can take longer than its 10 s and READY=1 (a 24 MB binary
+# read over 9p) longer than its 30 s.
+start_daemon() {
+	for _attempt in 1 2 3; do
+		VM_DAEMON_PID=
+		vm_daemon_start && return 0
+		if [ -n "$VM_DAEMON_PID" ]; then
+			vm_wait_until 240 "READY=1 from gestured (longer)" vm_file_has "$VM_NOTES" '^READY=1' && return 0
+			cat "$VM_SCRATCH/daemon.log" >&2
+			return 1
+		fi
+		kill "$VM_NOTIFY_PID" 2> /dev/null
+	done
+	return 1
+}
+
 for bin in "$@"; do
 	GESTURED_BIN=$bin
 	export GESTURED_BIN
-	# READY=1 can take longer than vm_daemon_start's 30 s on TCG under load:
-	# a 24 MB binary read over 9p.
-	vm_daemon_start || vm_wait_until 240 "READY=1 from gestured (longer)" vm_file_has "$VM_NOTES" '^READY=1' ||
-		{ cat "$VM_SCRATCH/daemon.log" >&2; exit 1; }
+	start_daemon || exit 1
 	sleep 10
 	"$bench" rss --pid "$VM_DAEMON_PID" --label "gestured $bin: 0 devices, 10 s idle"
 	vm_create_device "$devices/logitech-t650.desc" || exit 1

@@ -38,4 +38,4 @@ printf '%s\n' "swipe fingers=3 direction=left" "pinch scale=2" "tap fingers=2" >
 printf '%s\n' "pinch scale=0.5" "rotation angle=60" "tap fingers=1" > "$work/ts.gestures"
 "$ctl" synthesize "$work/pad.gestures" --device "$devices/logitech-t650.desc" > "$work/pad.evemu"
 "$ctl" synthesize "$work/ts.gestures" --device "$devices/elan-touchscreen.desc" > "$work/ts.evemu"
-"$repo/scripts/vm/run.sh" --timeout $((120 + ${#bins[@]} * 150)) "$here/guest.sh" "$bench" "$work/pad.evemu" "$work/ts.evemu" "${bins[@]}"
+"$repo/scripts/vm/run.sh" --timeout $((300 + ${#bins[@]} * 240)) "$here/guest.sh" "$bench" "$work/pad.evemu" "$work/ts.evemu" "${bins[@]}"
