@@ -369,33 +369,10 @@ struct DaemonBenchmark {
         guard let dir = Files.makeTemporaryDirectory(prefix: "/tmp/gestured-bench-idle-") else { return }
         defer { Files.removeDirectory(dir) }
         guard idleSeconds > 0 else { return }
-        let config = dir + "/gestured.conf"
-        try? Files.writeText(EmbeddedResources.defaultConfiguration, path: config)
-        let socket = dir + "/gestured.sock"
-        let arguments = [path, "--no-udev", "--config", config, "--socket", socket]
-        guard let pid = Self.spawn(arguments, log: dir + "/gestured.log") else {
-            print("idle: could not start \(path)")
-            return
-        }
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
         // Ready once the socket exists (a test connection would wake worker threads that
         // then time out inside the measured window); then let start-up settle.
-        var ready = false
-        for _ in 0..<200 {
-            if Files.exists(socket) {
-                ready = true
-                break
-            }
-            usleep(50_000)
-        }
-        guard ready else {
-            print("idle: the daemon did not create its socket")
-            return
-        }
+        guard let pid = Self.startIdleDaemon(path, in: dir, label: "idle") else { return }
+        defer { Self.stop(pid) }
         sleep(2)
         let ticksPerSecond = sysconf(Int32(_SC_CLK_TCK))
         guard let before = Self.cpuTicks(pid: pid) else { return }
@@ -428,6 +405,34 @@ struct DaemonBenchmark {
     static func siblingGestured() -> String? {
         guard let me = Files.executablePath(), let slash = me.lastIndex(of: "/") else { return nil }
         return String(me[..<slash]) + "/gestured"
+    }
+
+    /// Starts `path --no-udev` with the shipped defaults, its files in `dir`, and returns its
+    /// pid once its socket exists; nil (said with `label`) if it does not start or never
+    /// creates the socket. Readiness is the socket file, not a connection, so no worker thread
+    /// is woken inside what the caller measures next.
+    static func startIdleDaemon(_ path: String, in dir: String, label: String) -> pid_t? {
+        let config = dir + "/gestured.conf"
+        try? Files.writeText(EmbeddedResources.defaultConfiguration, path: config)
+        let socket = dir + "/gestured.sock"
+        guard let pid = spawn([path, "--no-udev", "--config", config, "--socket", socket], log: dir + "/gestured.log") else {
+            print("\(label): could not start \(path)")
+            return nil
+        }
+        for _ in 0..<200 {
+            if Files.exists(socket) { return pid }
+            usleep(50_000)
+        }
+        print("\(label): \(path) did not create its socket")
+        stop(pid)
+        return nil
+    }
+
+    /// Stops a daemon started by `startIdleDaemon` and reaps it.
+    static func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 
     /// Starts `arguments[0]` with its output and log (stderr) sent to `log`.

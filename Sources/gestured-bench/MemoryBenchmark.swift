@@ -36,30 +36,8 @@ struct MemoryBenchmark {
         }
         guard let dir = Files.makeTemporaryDirectory(prefix: "/tmp/gestured-bench-rss-") else { return }
         defer { Files.removeDirectory(dir) }
-        let config = dir + "/gestured.conf"
-        try? Files.writeText(EmbeddedResources.defaultConfiguration, path: config)
-        let socket = dir + "/gestured.sock"
-        guard let pid = DaemonBenchmark.spawn([path, "--no-udev", "--config", config, "--socket", socket], log: dir + "/gestured.log") else {
-            print("rss: could not start \(path)")
-            return
-        }
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
-        var ready = false
-        for _ in 0..<200 {
-            if Files.exists(socket) {
-                ready = true
-                break
-            }
-            usleep(50_000)
-        }
-        guard ready else {
-            print("rss: \(path) did not create its socket")
-            return
-        }
+        guard let pid = DaemonBenchmark.startIdleDaemon(path, in: dir, label: "rss") else { return }
+        defer { DaemonBenchmark.stop(pid) }
         sleep(UInt32(settleSeconds))
         guard let breakdown = SmapsBreakdown(pid: pid) else {
             print("rss: cannot read /proc/\(pid)/smaps")

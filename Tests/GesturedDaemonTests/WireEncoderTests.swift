@@ -10,15 +10,11 @@ import Testing
 /// must decode back to that message, for every kind of gesture and every optional key.
 @Suite("Wire encoder")
 struct WireEncoderTests {
+    /// The engine's SplitMix64, with the value shapes these tests draw.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func double() -> Double {
             switch next() % 5 {
             case 0: return Double(Int64(bitPattern: next()) % 1000)
