@@ -27,6 +27,8 @@ public struct GestureEngine: Sendable {
     var sink: [SinkRecord] = []
     var now = Timestamp(microseconds: Int64.min)
     var nextSequence: UInt64 = 1
+    /// The sequence the next recognition attempt will get: every attempt so far had a smaller one.
+    public var upcomingSequence: UInt64 { nextSequence }
     var timerSerial: UInt64 = 0
     var pendingSerial: UInt64 = 0
     var isButtonPressed = false
@@ -62,8 +64,12 @@ public struct GestureEngine: Sendable {
 
     /// An engine for `device` running `configuration`. Configuration problems (unknown names,
     /// require-to-fail cycles) are dropped and reported through ``drainDiagnostics()``.
-    public init(device: DeviceDescription, configuration: EngineConfiguration) {
+    /// `firstSequence` numbers the first attempt (``GestureEvent/sequence``): a daemon that
+    /// opens a device again (a replug reusing its node) starts past every sequence it gave out
+    /// before, so a `gesture_id` is never reused while it runs.
+    public init(device: DeviceDescription, configuration: EngineConfiguration, firstSequence: UInt64 = 1) {
         self.device = device
+        self.nextSequence = max(firstSequence, 1)
         self.configuration = configuration
         self.surfaceWidth = device.widthMillimeters
         self.surfaceHeight = device.heightMillimeters

@@ -21,7 +21,8 @@ public struct GesturePipeline: Sendable {
         node: String,
         device: DeviceDescription,
         configuration: EngineConfiguration,
-        filterSettings: TouchFilterSettings = TouchFilterSettings()
+        filterSettings: TouchFilterSettings = TouchFilterSettings(),
+        firstSequence: UInt64 = 1
     ) {
         self.node = node
         self.device = device
@@ -29,7 +30,8 @@ public struct GesturePipeline: Sendable {
         self.filter = TouchFilter(device: device, settings: filterSettings)
         // Decisions are kept only when one is made (a flagged touch), never on a steady frame.
         self.filter.recordsDecisions = true
-        self.engine = GestureEngine(device: device, configuration: Self.devicePolicy(configuration, device: device))
+        self.engine = GestureEngine(
+            device: device, configuration: Self.devicePolicy(configuration, device: device), firstSequence: firstSequence)
     }
 
     /// The longest tap on a touchpad (s): libinput's tap timeout (180 ms) and the ChromiumOS

@@ -32,6 +32,10 @@ public actor InputHub {
     var replays: [String: ReplaySession] = [:]
     /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
     private var ignored: [String: String] = [:]
+    /// Past every gesture sequence a closed device's engine gave out: a device opened later
+    /// (the same node after a replug) starts here, so `gesture_id` stays unique per node while
+    /// the daemon runs (gestured-ipc(7)).
+    private var sequenceFloor: UInt64 = 1
     /// Who receives gesture events while a seat is locked.
     var lockGate = LockGate()
     /// The batches of the last publishes, reused once no client holds their lines.
@@ -137,7 +141,8 @@ public actor InputHub {
             device: device,
             udevProperties: udevProperties,
             pipeline: GesturePipeline(
-                node: node, device: setup.device, configuration: setup.configuration, filterSettings: setup.filterSettings)
+                node: node, device: setup.device, configuration: setup.configuration, filterSettings: setup.filterSettings,
+                firstSequence: sequenceFloor)
         )
         let configuration = setup.configuration
         do {
@@ -204,6 +209,8 @@ public actor InputHub {
         let outputs = session.pipeline.cancelAll(at: now)
         forwardToClone(outputs, from: session)
         publish(outputs, from: session)
+        // The node may come back (a replug, a reload): its next engine numbers on from here.
+        sequenceFloor = max(sequenceFloor, session.pipeline.engine.upcomingSequence)
         endGrab(session, reason: reason)
         session.watch?.cancel()
         session.watch = nil

@@ -16,9 +16,19 @@ enum Recorder {
         }
         defer { device.close() }
         writeStandardOutput(EvemuWriter.description(device.description))
-        // Fingers already down start the recording as one frame of their state, as the
-        // daemon seeds its sessions: the replay sees what the daemon would have seen.
-        let initial = device.initialStateEvents(at: Timestamp(microseconds: MonotonicClock.nowMicroseconds()))
+        // The recording starts from the kernel's state, as the daemon seeds its sessions, so
+        // the replay sees what the daemon would have seen: first every slot's last values
+        // (the kernel sends only changed values, so a finger landing in its slot's last
+        // column reports no X; without them a replay places it at 0), in the resync shape
+        // that the kernel ignores when evemu-play writes it and gestured's replay reads as
+        // state (``SlotSeed``); then fingers already down, as one frame of their state.
+        let openedAt = Timestamp(microseconds: MonotonicClock.nowMicroseconds())
+        let seed = SlotSeed.events(device.slotValueEvents(at: openedAt), at: openedAt)
+        if !seed.isEmpty {
+            writeStandardOutput("# the slots' last values when the recording began (a resync: SYN_DROPPED, values, SYN_REPORT)\n")
+            writeStandardOutput(EvemuWriter.events(seed))
+        }
+        let initial = device.initialStateEvents(at: openedAt)
         if !initial.isEmpty { writeStandardOutput(EvemuWriter.events(initial)) }
         let signals = SignalSource([.interrupt, .terminate])
         defer { signals.cancel() }

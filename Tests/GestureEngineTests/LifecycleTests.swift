@@ -49,6 +49,21 @@ struct LifecycleTests {
         #expect(h.summary == ["single recognized@0.200"])
     }
 
+    @Test("an engine made with a first sequence numbers its attempts from there (a replugged device's gesture ids are new)")
+    func firstSequence() {
+        var first = Harness([recognizer("pan", pan())])
+        first.run(drag())
+        let used = first.gestures.map(\.sequence)
+        #expect(!used.isEmpty && used.allSatisfy { $0 < first.engine.upcomingSequence })
+        var second = Harness([recognizer("pan", pan())])
+        second.engine = GestureEngine(
+            device: testDevice, configuration: EngineConfiguration(recognizers: [recognizer("pan", pan())]),
+            firstSequence: first.engine.upcomingSequence)
+        second.run(drag())
+        let again = second.gestures.map(\.sequence)
+        #expect(!again.isEmpty && Set(again).isDisjoint(with: used), "\(used) then \(again)")
+    }
+
     @Test("an unknown name is a configuration diagnostic, not a crash")
     func unknownName() {
         var engine = GestureEngine(device: testDevice, configuration: EngineConfiguration())

@@ -1,5 +1,6 @@
 import GestureEngine
 import GesturedConfig
+import GesturedSystem
 import Testing
 
 @testable import GesturedDaemon

@@ -6,7 +6,13 @@
 # from); the device's gestures are played, the device is removed, and both
 # recordings go through `gestured --replay FILE --json`.
 #
-# Usage: record-replay.sh DEVICE...   DEVICE: touchscreen | clickpad
+# Usage: record-replay.sh DEVICE...   DEVICE: touchscreen | clickpad | touchscreen-used
+#
+# touchscreen-used: the touchscreen is used (the first gesture played once)
+# before the readers open it, so the recorded first touch lands where its
+# slot's last one was and the kernel sends no X or Y for it: the recording
+# must carry the slots' last values (libinput record does not; only
+# gesturectl record is checked there).
 #
 # Output, one fact a line (parsed by RecordReplayTests.swift):
 #   <device> node /dev/input/eventN
@@ -36,7 +42,7 @@ has_lifts() { [ "$(lifts "$1")" -ge "$2" ] && tail -n 1 "$1" | grep -q '^E: [0-9
 status=0
 for name in "$@"; do
 	case $name in
-	touchscreen)
+	touchscreen | touchscreen-used)
 		desc=$devices/elan-touchscreen.desc
 		set -- "double-tap fingers=1" "swipe fingers=2 direction=up" "pinch scale=0.5" \
 			"rotation angle=-60" "edge-swipe from=right"
@@ -52,6 +58,12 @@ for name in "$@"; do
 	vm_create_device "$desc" || { status=1; continue; }
 	node=$VM_NODE
 	echo "$name node $node"
+	with_libinput=yes
+	if [ "$name" = touchscreen-used ]; then
+		with_libinput=no
+		used=$(vm_synth "$desc" "$1") || { status=1; continue; }
+		vm_play "$node" "$used" || status=1
+	fi
 
 	live=$VM_SCRATCH/$name.live
 	evemu=$GESTURED_VM_OUT/$name.evemu
@@ -60,11 +72,14 @@ for name in "$@"; do
 	live_pid=$!
 	"$gesturectl" record "$node" > "$evemu" 2> "$evemu.log" &
 	record_pid=$!
-	libinput record -o "$yaml" "$node" 2> "$yaml.log" &
-	libinput_pid=$!
+	libinput_pid=
+	if [ $with_libinput = yes ]; then
+		libinput record -o "$yaml" "$node" 2> "$yaml.log" &
+		libinput_pid=$!
+	fi
 	vm_wait_until 30 "gestured to announce $node" vm_file_has "$live" '"type":"device_added"' &&
 		vm_wait_until 30 "gesturectl record to open $node" vm_has_open "$record_pid" "$node" &&
-		vm_wait_until 30 "libinput record to open $node" vm_has_open "$libinput_pid" "$node" ||
+		{ [ -z "$libinput_pid" ] || vm_wait_until 30 "libinput record to open $node" vm_has_open "$libinput_pid" "$node"; } ||
 		{ cat "$live.log" "$evemu.log" "$yaml.log" >&2; status=1; continue; }
 
 	vm_play "$node" "$recording" || status=1
@@ -84,11 +99,15 @@ for name in "$@"; do
 	vm_wait_exit 15 "$record_pid" > /dev/null || status=1
 	# libinput record keeps going after the device is gone; SIGINT ends it
 	# and writes out the file
-	kill -INT "$libinput_pid"
-	vm_wait_exit 15 "$libinput_pid" > /dev/null
+	sources=gesturectl-replay:$evemu
+	if [ -n "$libinput_pid" ]; then
+		kill -INT "$libinput_pid"
+		vm_wait_exit 15 "$libinput_pid" > /dev/null
+		sources="$sources libinput-replay:$yaml"
+	fi
 	grep -v '^$' "$live" | sed "s/^/$name live json /"
 
-	for source in gesturectl-replay:"$evemu" libinput-replay:"$yaml"; do
+	for source in $sources; do
 		file=${source#*:}
 		source=${source%%:*}
 		replayed=$VM_SCRATCH/$name.$source

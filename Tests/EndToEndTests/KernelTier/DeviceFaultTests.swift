@@ -102,6 +102,24 @@ extension KernelTierTests {
             #expect(checked >= 2 * Self.cycles + Self.drops + 3)
         }
 
+        @Test("a replugged device's gesture ids are new: no gesture_id of one appearance of a node comes back in a later one")
+        func gestureIDsUniqueAcrossReplugs() async throws {
+            let run = try await Self.boot.value
+            #expect(run.exitStatus == 0, run.diagnosis)
+            var seenOn: [String: Set<String>] = [:]
+            var reusedNodes = 0
+            var reused: [String] = []
+            for session in try Sessions(run).all {
+                let ids = Set(session.gestures.map(\.gestureID))
+                if seenOn[session.node] != nil { reusedNodes += 1 }
+                reused += ids.intersection(seenOn[session.node, default: []]).sorted()
+                seenOn[session.node, default: []].formUnion(ids)
+            }
+            // the kernel hands a freed event node to the next device: the cycles reuse nodes
+            #expect(reusedNodes >= Self.cycles / 2, "only \(reusedNodes) appearances on a node seen before")
+            #expect(reused.isEmpty, "gesture ids given out again after a replug: \(reused.prefix(10))")
+        }
+
         @Test("SYN_DROPPED in the middle of each pinch cancels it once and is logged with the node; the device recovers")
         func synDroppedDuringPinches() async throws {
             let run = try await Self.boot.value

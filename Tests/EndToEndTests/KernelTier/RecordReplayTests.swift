@@ -3,7 +3,7 @@ import GesturedProtocol
 import Testing
 
 extension KernelTierTests {
-    /// One boot of `Guest/record-replay.sh touchscreen clickpad`: a live
+    /// One boot of `Guest/record-replay.sh touchscreen clickpad touchscreen-used`: a live
     /// `gestured --dry-run` with `gesturectl record` and `libinput record`
     /// reading the same uinput device, then both recordings replayed with
     /// `gestured --replay`.
@@ -12,7 +12,7 @@ extension KernelTierTests {
         static let boot = Task {
             try await KernelTier.run(
                 "Tests/EndToEndTests/Guest/record-replay.sh",
-                arguments: ["touchscreen", "clickpad"],
+                arguments: ["touchscreen", "clickpad", "touchscreen-used"],
                 environment: ["GESTURED_BIN": KernelTier.gesturedExecutable.path],
                 timeout: 200
             )
@@ -39,7 +39,7 @@ extension KernelTierTests {
 
         @Test(
             "gesturectl record of a live device replays to exactly the live gestures, timestamps included",
-            arguments: ["touchscreen", "clickpad"]
+            arguments: ["touchscreen", "clickpad", "touchscreen-used"]
         )
         func gesturectlRecordReplays(device: String) async throws {
             let run = try await Self.boot.value
