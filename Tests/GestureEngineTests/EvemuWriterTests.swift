@@ -32,6 +32,17 @@ struct EvemuWriterTests {
         #expect(parsed == expected)
     }
 
+    @Test("every ABS_MT axis the kernel defines is named in the comment, the tool position included")
+    func multitouchAxesNamed() {
+        let t = Timestamp(seconds: 1, microseconds: 0)
+        let text = EvemuWriter.events([
+            RawEvent(time: t, usage: .absMTToolX, value: 5), RawEvent(time: t, usage: .absMTToolY, value: 6),
+            RawEvent(time: t, usage: .absMTDistance, value: 1),
+        ])
+        #expect(text.contains("# EV_ABS / ABS_MT_TOOL_X 5\n") && text.contains("# EV_ABS / ABS_MT_TOOL_Y 6\n"), "\(text)")
+        #expect(!text.contains("EV_ABS:"), "\(text)")
+    }
+
     @Test("events round-trip, negative values and large timestamps included")
     func eventsRoundTrip() throws {
         let events = [

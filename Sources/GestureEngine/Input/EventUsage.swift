@@ -62,6 +62,8 @@ public struct EventUsage: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let absMTTrackingID = EventUsage(type: evAbs, code: 0x39)
     public static let absMTPressure = EventUsage(type: evAbs, code: 0x3a)
     public static let absMTDistance = EventUsage(type: evAbs, code: 0x3b)
+    public static let absMTToolX = EventUsage(type: evAbs, code: 0x3c)
+    public static let absMTToolY = EventUsage(type: evAbs, code: 0x3d)
 
     public static let mscTimestamp = EventUsage(type: evMsc, code: 0x05)
 
@@ -88,7 +90,7 @@ public struct EventUsage: Hashable, Sendable, Comparable, CustomStringConvertibl
         .absMTOrientation: "ABS_MT_ORIENTATION", .absMTPositionX: "ABS_MT_POSITION_X",
         .absMTPositionY: "ABS_MT_POSITION_Y", .absMTToolType: "ABS_MT_TOOL_TYPE", .absMTBlobID: "ABS_MT_BLOB_ID",
         .absMTTrackingID: "ABS_MT_TRACKING_ID", .absMTPressure: "ABS_MT_PRESSURE", .absMTDistance: "ABS_MT_DISTANCE",
-        .mscTimestamp: "MSC_TIMESTAMP",
+        .absMTToolX: "ABS_MT_TOOL_X", .absMTToolY: "ABS_MT_TOOL_Y", .mscTimestamp: "MSC_TIMESTAMP",
     ]
 }
 
