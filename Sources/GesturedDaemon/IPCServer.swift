@@ -38,7 +38,9 @@ public actor IPCServer: EventPublisher {
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Clients subscribed to raw touches (``wantsTouches``). Loop-confined like everything
     /// here: the input hub asks from the same loop thread, so no atomic is needed.
-    private var touchSubscribers = 0
+    /// `nonisolated(unsafe)`: written only by the server (isolated, on the loop) and read by
+    /// ``wantsTouches`` only after checking that it runs on the loop thread.
+    private nonisolated(unsafe) var touchSubscribers = 0
     /// Who sits at each seat (logind), for the input policy.
     let sessions: any SeatSessionLookup
     /// The virtual keyboard and pointer; nil until the first input request when not given.
@@ -80,7 +82,11 @@ public actor IPCServer: EventPublisher {
     /// Starts accepting clients.
     public func start() {
         do {
-            acceptWatch = try loop.watch(listener.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.acceptPending() } }
+            let loop = self.loop
+            acceptWatch = try loop.watch(listener.fileDescriptor) { [weak self] in
+                guard let self else { return }
+                onLoop(self, loop, ()) { server, _ in server.acceptPending() }
+            }
         } catch {
             logger.critical("Failed to watch the listening socket, no client can connect", [("error", error.description)])
         }
@@ -96,7 +102,9 @@ public actor IPCServer: EventPublisher {
     /// the safe answer is yes, which only costs mapping touches nobody may want.
     public nonisolated var wantsTouches: Bool {
         guard loop.isCurrent else { return true }
-        return assumeIsolated { $0.hasTouchSubscribers }
+        // Read on the loop thread, which alone writes it: no isolation hop (whose closure
+        // box was two allocations per publish).
+        return touchSubscribers > 0
     }
 
     /// Whether a client subscribed to raw touches now (what ``wantsTouches`` answers on the loop).
@@ -233,7 +241,11 @@ public actor IPCServer: EventPublisher {
                     id: id, credentials: connection.credentials, outboxSoftLimit: settings.outboxSoftLimit,
                     outboxHardLimit: settings.outboxHardLimit))
             do {
-                session.watch = try loop.watch(connection.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.readable(id) } }
+                let loop = self.loop
+                session.watch = try loop.watch(connection.fileDescriptor) { [weak self] in
+                    guard let self else { return }
+                    onLoop(self, loop, id) { server, id in server.readable(id) }
+                }
             } catch {
                 connection.close()
                 logger.warning("Failed to watch a client's socket, closing it", [("client.id", "\(id)"), ("error", error.description)])
@@ -292,7 +304,13 @@ public actor IPCServer: EventPublisher {
                 client.watch?.setReadableHandler(nil)
                 countTouchSubscribers()
             case .watchWritable(let on):
-                client.watch?.setWritableHandler(on ? { [weak self] in self?.assumeIsolated { $0.flush(id) } } : nil)
+                let loop = self.loop
+                client.watch?.setWritableHandler(
+                    on
+                        ? { [weak self] in
+                            guard let self else { return }
+                            onLoop(self, loop, id) { server, id in server.flush(id) }
+                        } : nil)
             case .close(let reason):
                 close(id, reason: reason)
             case .wakeUp(let delay):

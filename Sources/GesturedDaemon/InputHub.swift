@@ -62,7 +62,11 @@ public actor InputHub {
     public func startHotplug() {
         do {
             let monitor = try UdevMonitor()
-            self.monitorWatch = try loop.watch(monitor.fileDescriptor) { [weak self] in self?.assumeIsolated { $0.udevReadable() } }
+            let loop = self.loop
+            self.monitorWatch = try loop.watch(monitor.fileDescriptor) { [weak self] in
+                guard let self else { return }
+                onLoop(self, loop, ()) { hub, _ in hub.udevReadable() }
+            }
             self.monitor = monitor
         } catch {
             logger.error("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
@@ -279,7 +283,11 @@ public actor InputHub {
             return
         }
         if timer == nil {
-            timer = loop.makeTimer { [weak self] in self?.assumeIsolated { $0.timerFired() } }
+            let loop = self.loop
+            timer = loop.makeTimer { [weak self] in
+                guard let self else { return }
+                onLoop(self, loop, ()) { hub, _ in hub.timerFired() }
+            }
         }
         timer?.schedule(atMonotonicMicroseconds: next)
     }

@@ -38,6 +38,8 @@ public final class EvdevDevice: @unchecked Sendable {
 
     private var handle: OpaquePointer?
     private var converter: UnsafeMutablePointer<mtdev>?
+    /// What ``readAvailable()`` returns, reused from read to read.
+    private var readBuffer: [RawEvent] = []
 
     /// Opens `path` (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`), reads its description through
     /// `libevdev_new_from_fd`, and switches its event timestamps to `CLOCK_MONOTONIC`
@@ -200,7 +202,10 @@ public final class EvdevDevice: @unchecked Sendable {
         if let converter { return try readThroughMtdev(converter) }
         guard let handle else { return .events([]) }
         var event = input_event()
-        let result = EvdevReadLoop.run { syncing in
+        // The last read's array is released by then (the caller fed it and dropped it), so it
+        // is emptied in place: a read costs no allocation.
+        readBuffer.removeAll(keepingCapacity: true)
+        let result = EvdevReadLoop.run(into: &readBuffer) { syncing in
             let status = libevdev_next_event(
                 handle,
                 syncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue,
@@ -254,6 +259,14 @@ enum EvdevReadLoop {
     /// - Returns: the outcome, or the errno of an unexpected failure.
     static func run(_ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)) -> Result<EvdevReadOutcome, Errno> {
         var events: [RawEvent] = []
+        return run(into: &events, next)
+    }
+
+    /// ``run(_:)`` appending to `events`, which the caller keeps between reads (emptied, with
+    /// its capacity) so that a steady read allocates nothing.
+    static func run(
+        into events: inout [RawEvent], _ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)
+    ) -> Result<EvdevReadOutcome, Errno> {
         // A touchpad frame is 10–40 events: one allocation instead of growing 1, 2, 4, 8, 16…
         events.reserveCapacity(48)
         var syncing = false

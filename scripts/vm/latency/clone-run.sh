@@ -28,7 +28,7 @@ cc -O2 -Wall -Wextra -o "$bin/latency-clone-floor" "$here/clone-floor.c" $(pkg-c
 export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
 readers=6
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=8
-out=$("$repo/scripts/vm/run.sh" --timeout $((120 + rounds * readers * 25)) "$here/clone-guest.sh" "$bin" "$rounds")
+out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((120 + rounds * readers * 25))}" "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
 	END {

@@ -15,7 +15,8 @@
 # Software emulation inflates the absolute figures; the ratios are what
 # carry over. Also prints the daemon's CPU ticks over 10 s idle and its RSS
 # with two devices open. Needs `swift build` first (the guest runs
-# .build/debug's gestured unless GESTURED_BIN names another build).
+# .build/debug's gestured unless GESTURED_BIN names another build;
+# GESTURED_VM_TIMEOUT overrides the guest's time limit on a loaded host).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -27,7 +28,7 @@ cc -O2 -Wall -Wextra -o "$bin/latency-floor" "$here/floor.c" $(pkg-config --cfla
 cc -O2 -Wall -Wextra -o "$bin/latency-libinput" "$here/libinput.c" $(pkg-config --cflags --libs libinput)
 cc -O2 -Wall -Wextra -o "$bin/latency-relay" "$here/relay.c" $(pkg-config --cflags --libs libevdev)
 cc -O2 -Wall -Wextra -o "$bin/latency-client" "$here/client.c"
-out=$("$repo/scripts/vm/run.sh" --timeout $((180 + rounds * 60)) "$here/guest.sh" "$bin" "$rounds")
+out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((180 + rounds * 60))}" "$here/guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '
 	$3 == "samples" && NF >= 8 { p50[$1, $2] = $6; p99[$1, $2] = $8 }
