@@ -42,6 +42,11 @@ public struct GestureEngine: Sendable {
     var watchesFingerRange = false
     var reoffersTouches = false
 
+    /// Whether state transitions are kept as diagnostics (``EngineDiagnostic/transition``),
+    /// reasons and all. On by default (tests, transcripts, `--verbose`); the daemon turns it
+    /// off unless it logs at debug level, so that a landing or a lift builds no reason string
+    /// nobody reads (DESIGN.md, "No allocation per frame").
+    public var recordsTransitions = true
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0
     /// Maximum diagnostics kept between two drains.
@@ -235,8 +240,12 @@ public struct GestureEngine: Sendable {
         return earliest
     }
 
+    /// Whether ``drainDiagnostics()`` has anything to return (checked per frame, for free).
+    public var hasDiagnostics: Bool { !diagnostics.isEmpty || droppedDiagnostics > 0 }
+
     /// Diagnostics collected since the last call; the caller logs them.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
+        guard hasDiagnostics else { return [] }
         var drained = diagnostics
         if droppedDiagnostics > 0 {
             drained.append(.engineBug("\(droppedDiagnostics) diagnostics dropped (not drained in time)"))
@@ -265,6 +274,7 @@ public struct GestureEngine: Sendable {
     }
 
     mutating func noteTransition(_ i: Int, from: RecognizerState, to: RecognizerState, input: String) {
+        guard recordsTransitions else { return }
         let slot = slots[i]
         note(
             .transition(

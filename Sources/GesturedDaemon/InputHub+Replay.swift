@@ -69,6 +69,9 @@ extension InputHub {
     ) {
         let (setup, pipeline) = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
         let configuration = setup.configuration
+        var pipeline = pipeline
+        // Transitions are logged at debug only (as for a device).
+        pipeline.recordsTransitions = logger.isEnabled(.debug)
         let session = ReplaySession(
             node: node,
             pipeline: pipeline,
@@ -145,6 +148,7 @@ extension InputHub {
     /// The touch filter's decisions with their reasons (`--verbose`, or `--touches`, which
     /// prints them beside the touches they concern) and the state transitions (`--verbose`).
     private func logReplayDecisions(_ session: ReplaySession) {
+        guard session.pipeline.hasDiagnostics else { return }
         for diagnostic in session.pipeline.drainDiagnostics() {
             switch diagnostic {
             case .touchFilter(let decision):
