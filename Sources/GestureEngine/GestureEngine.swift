@@ -25,6 +25,9 @@ public struct GestureEngine: Sendable {
     var active: [Touch] = []
     var suppressed: [TouchID] = []
     var sink: [SinkRecord] = []
+    /// Emptied event arrays of finished sink records, for the next touches' records.
+    var spareSinkEvents: [[SinkTouchEvent]] = []
+    static let spareSinkEventsLimit = 16
     var now = Timestamp(microseconds: Int64.min)
     var nextSequence: UInt64 = 1
     var timerSerial: UInt64 = 0

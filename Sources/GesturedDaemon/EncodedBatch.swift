@@ -18,6 +18,13 @@ public final class EncodedBatch: @unchecked Sendable {
     /// what its lines need (the hub's kept batches keep the capacity they grew to).
     public init() {}
 
+    /// Empty, with room for a typical frame's lines (a batch the pools keep: it does not
+    /// regrow line by line on its first frames).
+    init(reservingBytes bytes: Int, events: Int) {
+        self.bytes.reserveCapacity(bytes)
+        self.events.reserveCapacity(events)
+    }
+
     /// A batch holding `bytes` as they are, with no event (a reply queued in an outbox).
     init(raw bytes: [UInt8]) {
         self.bytes = bytes
@@ -138,8 +145,12 @@ struct BatchPool {
     init(initial: Int, limit: Int) {
         self.limit = max(limit, initial)
         batches.reserveCapacity(self.limit)
-        for _ in 0..<initial { batches.append(EncodedBatch()) }
+        for _ in 0..<initial { batches.append(EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)) }
     }
+
+    /// Room a new batch starts with: a frame of a few gesture lines (each 300–600 bytes).
+    static let reservedBytes = 2048
+    static let reservedEvents = 8
 
     /// The most bytes a kept batch keeps room for.
     static let keptCapacity = 65536
@@ -152,13 +163,13 @@ struct BatchPool {
         for index in batches.indices where isKnownUniquelyReferenced(&batches[index]) {
             // One that held a burst (a recording replayed at once) is not kept at that size.
             if batches[index].bytes.capacity > Self.keptCapacity {
-                batches[index] = EncodedBatch()
+                batches[index] = EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)
             } else {
                 batches[index].removeAll()
             }
             return batches[index]
         }
-        let batch = EncodedBatch()
+        let batch = EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)
         if batches.count < limit {
             batches.append(batch)
         } else {

@@ -38,7 +38,9 @@ public actor IPCServer: EventPublisher {
     private var subscribersWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Clients subscribed to raw touches (``wantsTouches``). Loop-confined like everything
     /// here: the input hub asks from the same loop thread, so no atomic is needed.
-    private var touchSubscribers = 0
+    /// `nonisolated(unsafe)`: written only by the server (isolated, on the loop) and read by
+    /// ``wantsTouches`` only after checking that it runs on the loop thread.
+    private nonisolated(unsafe) var touchSubscribers = 0
     /// Who sits at each seat (logind), for the input policy.
     let sessions: any SeatSessionLookup
     /// The virtual keyboard and pointer; nil until the first input request when not given.
@@ -101,7 +103,9 @@ public actor IPCServer: EventPublisher {
     /// the safe answer is yes, which only costs mapping touches nobody may want.
     public nonisolated var wantsTouches: Bool {
         guard loop.isCurrent else { return true }
-        return assumeIsolated { $0.hasTouchSubscribers }
+        // Read on the loop thread, which alone writes it: no isolation hop (whose closure
+        // box was two allocations per publish).
+        return touchSubscribers > 0
     }
 
     /// Whether a client subscribed to raw touches now (what ``wantsTouches`` answers on the loop).

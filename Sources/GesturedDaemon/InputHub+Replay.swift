@@ -67,9 +67,10 @@ extension InputHub {
         pacing: ReplayPacing,
         completion: @escaping @Sendable () -> Void = {}
     ) {
-        let (setup, pipeline) = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
+        let made = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
+        let setup = made.setup
+        var pipeline = made.pipeline
         let configuration = setup.configuration
-        var pipeline = pipeline
         // Transitions are logged at debug only (as for a device).
         pipeline.recordsTransitions = logger.isEnabled(.debug)
         let session = ReplaySession(

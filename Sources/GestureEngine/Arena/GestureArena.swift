@@ -165,6 +165,7 @@ extension GestureEngine {
             if phase == .ended || phase == .cancelled { sink[r].deviceDone = true }
         } else {
             var record = SinkRecord(id: touch.id, position: touch.position)
+            if let spare = spareSinkEvents.popLast() { record.incoming = spare }
             record.slot = touch.slot
             record.incoming.append(event)
             record.deviceDone = phase == .ended || phase == .cancelled
