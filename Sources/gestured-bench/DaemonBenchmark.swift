@@ -194,20 +194,21 @@ struct DaemonBenchmark {
             print("daemon loop thread: not found (no thread named 'gestured')")
         }
         guard bareSend, totalLines > 0, span > 0 else { return }
-        // The kernel's part, same run: writes of the run's mean size to as many sockets.
-        // The probe's reads stand for the daemon's writes to it (a read can take more than one).
-        let writesPerClient = Double(probe.writes)
-        let bytesPerWrite = probe.writes > 0 ? probe.bytes / probe.writes : 0
+        // The kernel's part, same run: one line of the run's mean size per write, to as many
+        // sockets, at the run's rate of lines per client: what one send(2) per delivered
+        // message would cost, with no daemon around it.
+        let bytesPerLine = probe.bytes / max(probeLines, 1)
+        let linesPerSecond = Double(probeLines) / span
         let bare = BareSend(
-            sockets: clientCount, bytesPerWrite: max(1, bytesPerWrite), linesPerWrite: Double(probeLines) / Double(max(probe.writes, 1)),
-            roundsPerSecond: writesPerClient / span, rounds: max(200, Int(writesPerClient / span * 3)))
+            sockets: clientCount, bytesPerWrite: max(1, bytesPerLine), linesPerWrite: 1,
+            roundsPerSecond: linesPerSecond, rounds: max(200, Int(linesPerSecond * 3)))
         if let result = bare.run() {
             let ours = (cpu - clientCPU) * 1e9 / Double(max(totalLines, 1))
             print(
-                "bare send(2) floor, 3 s: \(result.writes) writes of \(bytesPerWrite) bytes to \(clientCount) socketpairs, "
-                    + "\(fixed(bare.roundsPerSecond, 0)) rounds/s (the probe's reads: \(fixed(bare.linesPerWrite, 2)) lines per read): "
-                    + "\(fixed(result.cpuPerWrite / 1000, 2)) µs CPU per write; daemon per delivered message / bare write: "
-                    + "\(fixed(ours / result.cpuPerWrite, 2))x")
+                "bare send(2), same run: \(result.writes) writes of one \(bytesPerLine)-byte line to \(clientCount) socketpairs "
+                    + "read by 4 polling threads, \(fixed(bare.roundsPerSecond, 0)) rounds/s for 3 s: "
+                    + "\(fixed(result.cpuPerWrite / 1000, 2)) µs CPU per write; daemon CPU per delivered message / bare write: "
+                    + "\(fixed(ours / result.cpuPerWrite, 2))x (the probe read \(fixed(Double(probeLines) / Double(max(probe.writes, 1)), 2)) lines per read)")
         }
     }
 
