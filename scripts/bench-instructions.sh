@@ -46,9 +46,18 @@ publishing=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC13p
 encoding=$(inclusive 'WireEncoder\.swift:\$s14GesturedDaemon11WireMappingO12writeGesture')
 fanout=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC6fanOut')
 engine=$(inclusive 'GestureEngine\.swift:\$s13GestureEngineAAV7process_4intoyAA5FrameV_SayAA0B6OutputOGztF$')
+# Since a wake-up's publishes are fanned out once the wake-up's handlers have run
+# (IPCServer.fanOutPending, DESIGN.md "No allocation per frame"), the fan-out is no longer
+# inside the replay step: it is added to the path and to publishing. Builds without it had the
+# fan-out inside the step already.
+deferred=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC13fanOutPending')
+if [ -n "$deferred" ]; then
+  [ -n "$path" ] && path=$((path + deferred))
+  [ -n "$publishing" ] && publishing=$((publishing + deferred))
+fi
 per() { [ -n "$1" ] && awk -v n="$1" -v f="$frames" 'BEGIN { printf "%.0f", n / f }' || echo "n/a"; }
 echo "instructions per frame (callgrind, $frames frames of one device, one client; $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
-echo "  daemon path (InputHub.stepReplay, read to send): $(per "$path")"
+echo "  daemon path (InputHub.stepReplay + deferred fan-out, read to send): $(per "$path")"
 echo "    pipeline (GesturePipeline, inlined):            $(per "$pipeline")"
 echo "      engine (GestureEngine.process(_:into:)):      $(per "$engine")"
 echo "    publishing (wire mapping, encoding, fan-out):   $(per "$publishing")"

@@ -4,10 +4,15 @@
 // (libswiftCore's swift_slowAlloc included) to these definitions, which count and forward to
 // glibc's own entry points (__libc_malloc, ...). Counting calls, not mallinfo2 deltas, so an
 // allocation freed within the same frame still counts.
+#define _GNU_SOURCE
 #include "CBenchSupport.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -32,7 +37,90 @@ static struct {
 static _Atomic int thread_slots;
 static __thread int thread_slot = -1;  // -2: the table was full
 
+// Allocation sites of one traced thread (gestured-bench daemon --alloc-sites): each
+// allocation's call stack, counted per distinct stack in a fixed table (no allocation here).
+#define CBS_TRACE_DEPTH 14
+#define CBS_TRACE_SLOTS 1024
+static struct {
+    void *frames[CBS_TRACE_DEPTH];
+    int depth;
+    uint64_t count;
+} trace_table[CBS_TRACE_SLOTS];
+static _Atomic int traced_tid;  // 0: off
+static uint64_t trace_overflow;
+static __thread int in_trace;
+static __thread int my_tid;
+
+static void trace(void) {
+    if (my_tid == 0) my_tid = (int)syscall(SYS_gettid);
+    if (my_tid != atomic_load_explicit(&traced_tid, memory_order_relaxed) || in_trace) return;
+    in_trace = 1;
+    void *frames[CBS_TRACE_DEPTH + 2];
+    int n = backtrace(frames, CBS_TRACE_DEPTH + 2);
+    // Drop this function and count().
+    int skip = n > 2 ? 2 : 0;
+    int depth = n - skip;
+    uint64_t h = 1469598103934665603u;
+    for (int i = 0; i < depth; i++) h = (h ^ (uint64_t)(uintptr_t)frames[skip + i]) * 1099511628211u;
+    for (int probe = 0; probe < CBS_TRACE_SLOTS; probe++) {
+        int slot = (int)((h + (uint64_t)probe) % CBS_TRACE_SLOTS);
+        if (trace_table[slot].count == 0) {
+            memcpy(trace_table[slot].frames, frames + skip, sizeof(void *) * (size_t)depth);
+            trace_table[slot].depth = depth;
+            trace_table[slot].count = 1;
+            in_trace = 0;
+            return;
+        }
+        if (trace_table[slot].depth == depth && memcmp(trace_table[slot].frames, frames + skip, sizeof(void *) * (size_t)depth) == 0) {
+            trace_table[slot].count++;
+            in_trace = 0;
+            return;
+        }
+    }
+    trace_overflow++;
+    in_trace = 0;
+}
+
+void cbs_trace_thread(int tid) {
+    if (tid != 0) {
+        // The first backtrace() loads the unwinder (which allocates): do it outside the trace.
+        void *frames[4];
+        in_trace = 1;
+        backtrace(frames, 4);
+        in_trace = 0;
+    }
+    atomic_store_explicit(&traced_tid, tid, memory_order_relaxed);
+}
+
+void cbs_trace_report(uint64_t minimum) {
+    in_trace = 1;
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < CBS_TRACE_SLOTS; i++) {
+            if (trace_table[i].count >= minimum && trace_table[i].count > 0 && (best < 0 || trace_table[i].count > trace_table[best].count)) best = i;
+        }
+        if (best < 0) break;
+        printf("  %llu allocations at:\n", (unsigned long long)trace_table[best].count);
+        for (int f = 0; f < trace_table[best].depth; f++) {
+            Dl_info info;
+            void *pc = trace_table[best].frames[f];
+            if (dladdr(pc, &info) && info.dli_fname) {
+                const char *name = strrchr(info.dli_fname, '/');
+                printf("    %s+0x%lx %s\n", name ? name + 1 : info.dli_fname, (unsigned long)((char *)pc - (char *)info.dli_fbase),
+                       info.dli_sname ? info.dli_sname : "");
+            } else {
+                printf("    %p\n", pc);
+            }
+        }
+        trace_table[best].count = 0;
+    }
+    if (trace_overflow) printf("  (%llu allocations in stacks the table had no room for)\n", (unsigned long long)trace_overflow);
+    fflush(stdout);
+    in_trace = 0;
+}
+
 static inline void count(size_t size) {
+    if (atomic_load_explicit(&traced_tid, memory_order_relaxed) != 0) trace();
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&bytes, size, memory_order_relaxed);
     if (thread_slot == -1) {

@@ -25,6 +25,9 @@ public struct GestureEngine: Sendable {
     var active: [Touch] = []
     var suppressed: [TouchID] = []
     var sink: [SinkRecord] = []
+    /// Emptied event arrays of finished sink records, for the next touches' records.
+    var spareSinkEvents: [[SinkTouchEvent]] = []
+    static let spareSinkEventsLimit = 16
     var now = Timestamp(microseconds: Int64.min)
     var nextSequence: UInt64 = 1
     /// The sequence the next recognition attempt will get: every attempt so far had a smaller one.
@@ -44,6 +47,11 @@ public struct GestureEngine: Sendable {
     var watchesFingerRange = false
     var reoffersTouches = false
 
+    /// Whether state transitions are kept as diagnostics (``EngineDiagnostic/transition``),
+    /// reasons and all. On by default (tests, transcripts, `--verbose`); the daemon turns it
+    /// off unless it logs at debug level, so that a landing or a lift builds no reason string
+    /// nobody reads (DESIGN.md, "No allocation per frame").
+    public var recordsTransitions = true
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0
     /// Maximum diagnostics kept between two drains.
@@ -241,8 +249,12 @@ public struct GestureEngine: Sendable {
         return earliest
     }
 
+    /// Whether ``drainDiagnostics()`` has anything to return (checked per frame, for free).
+    public var hasDiagnostics: Bool { !diagnostics.isEmpty || droppedDiagnostics > 0 }
+
     /// Diagnostics collected since the last call; the caller logs them.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
+        guard hasDiagnostics else { return [] }
         var drained = diagnostics
         if droppedDiagnostics > 0 {
             drained.append(.engineBug("\(droppedDiagnostics) diagnostics dropped (not drained in time)"))
@@ -271,6 +283,7 @@ public struct GestureEngine: Sendable {
     }
 
     mutating func noteTransition(_ i: Int, from: RecognizerState, to: RecognizerState, input: String) {
+        guard recordsTransitions else { return }
         let slot = slots[i]
         note(
             .transition(

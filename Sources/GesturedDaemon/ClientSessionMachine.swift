@@ -206,6 +206,30 @@ struct ClientSessionMachine {
 
     // MARK: Events for subscribers
 
+    /// What the fan-out does with this client's share of a batch.
+    enum FanOutMode: Equatable {
+        /// Nothing: not subscribed, or closing.
+        case none
+        /// Every line of a batch that has no restricted line (``EncodedBatch/restricted``: no
+        /// raw touch, no line for one audience): it has no filter, so no line is asked about.
+        case everyLine
+        /// Each line as ``wants(_:)`` says.
+        case perLine
+    }
+
+    /// Read once per client and batch; inlined so that the fan-out reads the two fields
+    /// from the session in place instead of copying the machine to call a getter.
+    var fanOutMode: FanOutMode {
+        @inline(__always) get {
+            guard case .open = phase else { return .none }
+            switch subscription?.filtersNothing {
+            case nil: return .none
+            case true?: return .everyLine
+            case false?: return .perLine
+            }
+        }
+    }
+
     /// Whether a published event goes to this client.
     func wants(_ event: PublishedEvent) -> Bool {
         guard let subscription, phase == .open else { return false }

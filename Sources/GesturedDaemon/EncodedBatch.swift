@@ -18,6 +18,13 @@ public final class EncodedBatch: @unchecked Sendable {
     /// what its lines need (the hub's kept batches keep the capacity they grew to).
     public init() {}
 
+    /// Empty, with room for a typical frame's lines (a batch the pools keep: it does not
+    /// regrow line by line on its first frames).
+    init(reservingBytes bytes: Int, events: Int) {
+        self.bytes.reserveCapacity(bytes)
+        self.events.reserveCapacity(events)
+    }
+
     /// A batch holding `bytes` as they are, with no event (a reply queued in an outbox).
     init(raw bytes: [UInt8]) {
         self.bytes = bytes
@@ -25,10 +32,16 @@ public final class EncodedBatch: @unchecked Sendable {
 
     public var isEmpty: Bool { events.isEmpty }
 
+    /// Some line is not for every subscriber without filters: a raw touch, or a gesture line
+    /// for one audience of a locked seat. When false, a client without filters takes the
+    /// whole batch and the fan-out asks no filter per line.
+    public private(set) var restricted = false
+
     /// Forgets the lines, keeping the storage (the hub's next frame).
     func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         events.removeAll(keepingCapacity: true)
+        restricted = false
     }
 
     /// Appends one line written by `write` (which appends the bytes of exactly one line and
@@ -43,8 +56,21 @@ public final class EncodedBatch: @unchecked Sendable {
         }
         var event = facts
         event.range = start..<bytes.count
+        if event.audience != nil || event.kind == .touch { restricted = true }
         events.append(event)
         return true
+    }
+
+    /// Appends every line of `other`, in order (the fan-out's one batch for a wake-up's
+    /// publishes): its bytes copied once, its events with their ranges moved.
+    func append(contentsOf other: EncodedBatch) {
+        let offset = bytes.count
+        bytes += other.bytes
+        for var event in other.events {
+            event.range = (event.range.lowerBound + offset)..<(event.range.upperBound + offset)
+            events.append(event)
+        }
+        restricted = restricted || other.restricted
     }
 
     /// The bytes of one of ``events``.
@@ -100,6 +126,56 @@ public final class EncodedBatch: @unchecked Sendable {
     public static func deviceRemoved(_ event: DeviceRemovedEvent) -> EncodedBatch {
         let batch = EncodedBatch()
         batch.append(deviceRemoved: event)
+        return batch
+    }
+}
+
+/// Batches to refill, so that a frame costs no allocation for its lines (DESIGN.md, "No
+/// allocation per frame"). A batch is refilled only when nothing else holds it
+/// (`isKnownUniquelyReferenced`: no outbox keeps one of its lines). When every kept batch is
+/// still held — a slow client's outbox queues lines of the last frames — the pool grows by
+/// one instead of giving its slot to a new batch, so once it has grown to the backlog's depth
+/// a lagging client no longer makes the next frame allocate; it grows up to ``limit``, then
+/// a new batch takes the place of the oldest.
+struct BatchPool {
+    private var batches: [EncodedBatch] = []
+    private var replaced = 0
+    let limit: Int
+
+    init(initial: Int, limit: Int) {
+        self.limit = max(limit, initial)
+        batches.reserveCapacity(self.limit)
+        for _ in 0..<initial { batches.append(EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)) }
+    }
+
+    /// Room a new batch starts with: a frame of a few gesture lines (each 300–600 bytes).
+    static let reservedBytes = 2048
+    static let reservedEvents = 8
+
+    /// The most bytes a kept batch keeps room for.
+    static let keptCapacity = 65536
+
+    /// How many batches are kept.
+    var count: Int { batches.count }
+
+    /// An empty batch that nothing else holds.
+    mutating func take() -> EncodedBatch {
+        for index in batches.indices where isKnownUniquelyReferenced(&batches[index]) {
+            // One that held a burst (a recording replayed at once) is not kept at that size.
+            if batches[index].bytes.capacity > Self.keptCapacity {
+                batches[index] = EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)
+            } else {
+                batches[index].removeAll()
+            }
+            return batches[index]
+        }
+        let batch = EncodedBatch(reservingBytes: Self.reservedBytes, events: Self.reservedEvents)
+        if batches.count < limit {
+            batches.append(batch)
+        } else {
+            batches[replaced] = batch
+            replaced = (replaced + 1) % limit
+        }
         return batch
     }
 }

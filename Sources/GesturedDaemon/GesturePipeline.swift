@@ -185,8 +185,19 @@ public struct GesturePipeline: Sendable {
         return engine.reconfigure(Self.devicePolicy(configuration, device: device), at: t)
     }
 
+    /// Whether ``drainDiagnostics()`` has anything (asked per frame: nothing is built).
+    public var hasDiagnostics: Bool { assembler.hasDiagnostics || engine.hasDiagnostics || filter.hasDecisions }
+
+    /// Whether the engine keeps its state transitions as diagnostics (with their reasons);
+    /// the daemon keeps them only when it logs them (debug), so a landing builds no string.
+    public var recordsTransitions: Bool {
+        get { engine.recordsTransitions }
+        set { engine.recordsTransitions = newValue }
+    }
+
     /// Assembler and engine diagnostics since the last call, for the caller to log.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
+        guard hasDiagnostics else { return [] }
         let decisions = filter.drainDecisions()
         let diagnostics = assembler.drainDiagnostics() + engine.drainDiagnostics()
         return decisions.isEmpty ? diagnostics : diagnostics + decisions.map(EngineDiagnostic.touchFilter)

@@ -81,6 +81,11 @@ public actor IPCServer: EventPublisher {
 
     /// Starts accepting clients.
     public func start() {
+        // A wake-up's publishes go out together, once its handlers have run.
+        loop.setBeforeSleep { [weak self] in
+            guard let self else { return }
+            onLoop(self, self.loop, ()) { server, _ in server.fanOutPending() }
+        }
         do {
             let loop = self.loop
             acceptWatch = try loop.watch(listener.fileDescriptor) { [weak self] in
@@ -116,13 +121,53 @@ public actor IPCServer: EventPublisher {
 
     /// Fans `batch` out to the subscribers: at once when called on the server's loop thread
     /// (the daemon's input hub shares it), else after the work already queued on the loop.
+    ///
+    /// On the loop thread the batch waits for the end of the wake-up (``fanOutPending()``), so
+    /// that the frames of every device and timer a wake-up handled reach each client in one
+    /// write: under load, when the loop falls behind and finds several frames ready at once,
+    /// that is fewer `send(2)`s exactly when the CPU is short; a quiet loop hands each frame
+    /// out as soon as its handler returns, as before. Anything the server does for a client
+    /// (a request read, a reply, a close) hands out what waits first, so replies and events
+    /// keep their order.
     public nonisolated func publish(_ batch: EncodedBatch) {
         guard !batch.isEmpty else { return }
         if loop.isCurrent {
-            onLoop(self, loop, batch) { server, batch in server.fanOut(batch) }
+            onLoop(self, loop, batch) { server, batch in server.pendingBatches.append(batch) }
         } else {
-            loop.execute { [self] in self.assumeIsolated { $0.fanOut(batch) } }
+            loop.execute { [self] in self.assumeIsolated { $0.pendingBatches.append(batch) } }
         }
+    }
+
+    /// Published on this wake-up, not yet fanned out.
+    private var pendingBatches: [EncodedBatch] = {
+        var batches: [EncodedBatch] = []
+        batches.reserveCapacity(64)
+        return batches
+    }()
+    /// What ``fanOutPending()`` hands out (swapped with ``pendingBatches``, so neither array
+    /// is copied or regrown).
+    private var fanningBatches: [EncodedBatch] = {
+        var batches: [EncodedBatch] = []
+        batches.reserveCapacity(64)
+        return batches
+    }()
+    /// The batches that merge a wake-up's publishes, kept for reuse (``BatchPool``).
+    private var mergedBatches = BatchPool(initial: 4, limit: 1024)
+
+    /// Fans out every batch published since the last call: one batch as it is, several merged
+    /// into one (their bytes copied once), so a client that keeps up gets one write.
+    func fanOutPending() {
+        guard !pendingBatches.isEmpty else { return }
+        swap(&pendingBatches, &fanningBatches)
+        defer { fanningBatches.removeAll(keepingCapacity: true) }
+        if fanningBatches.count == 1 {
+            fanOut(fanningBatches[0])
+            return
+        }
+        let merged = mergedBatches.take()
+        for batch in fanningBatches { merged.append(contentsOf: batch) }
+        fanningBatches.removeAll(keepingCapacity: true)
+        fanOut(merged)
     }
 
     /// One client's lines of a batch when it takes only some of them, reused so a frame
@@ -134,9 +179,11 @@ public actor IPCServer: EventPublisher {
     /// Every line was encoded once by the input side; each client gets the same bytes
     /// (DESIGN.md, "One wire model").
     private func fanOut(_ batch: EncodedBatch) {
-        for (id, client) in clients where client.subscription != nil && !client.isClosing {
+        for (id, client) in clients {
+            let mode = client.machine.fanOutMode
+            if mode == .none { continue }
             if client.outbox.isEmpty {
-                writeDirectly(id, client, batch)
+                writeDirectly(id, client, batch, takesEveryUnrestrictedLine: mode == .everyLine)
             } else {
                 enqueueBatch(id, client, batch)
             }
@@ -148,15 +195,20 @@ public actor IPCServer: EventPublisher {
     /// else its lines gathered — and only what the socket did not take is queued, by
     /// reference. Big batches (a whole recording replayed at once) take the outbox path,
     /// which writes as it queues so a reading client keeps up.
-    private func writeDirectly(_ id: Int, _ client: ClientSession, _ batch: EncodedBatch) {
+    private func writeDirectly(_ id: Int, _ client: ClientSession, _ batch: EncodedBatch, takesEveryUnrestrictedLine: Bool) {
         guard batch.events.count <= max(1, client.outbox.softLimit / 2) else {
             enqueueBatch(id, client, batch)
             return
         }
         var takesAll = true
         var takesAny = false
-        for event in batch.events {
-            if client.wants(event) { takesAny = true } else { takesAll = false }
+        if !batch.restricted && takesEveryUnrestrictedLine {
+            // No filter and no line for one audience only: no question per line.
+            takesAny = true
+        } else {
+            for event in batch.events {
+                if client.wants(event) { takesAny = true } else { takesAll = false }
+            }
         }
         guard takesAny else { return }
         if !takesAll {
@@ -217,6 +269,7 @@ public actor IPCServer: EventPublisher {
     // MARK: Clients
 
     private func acceptPending() {
+        fanOutPending()
         while true {
             let outcome: IOResult<UnixConnection>
             do {
@@ -262,6 +315,7 @@ public actor IPCServer: EventPublisher {
 
     /// Reads a few chunks and answers the requests they complete, one at a time.
     private func readable(_ id: Int) {
+        fanOutPending()
         guard let client = clients[id] else { return }
         // Read at most a few chunks per wake-up so one chatty client cannot starve the others.
         for _ in 0..<4 {
@@ -290,6 +344,7 @@ public actor IPCServer: EventPublisher {
 
     /// Carries out a session's actions on its socket, in order.
     func perform(_ actions: [ClientSessionMachine.Action], for id: Int) {
+        if !actions.isEmpty { fanOutPending() }
         for action in actions {
             guard let client = clients[id] else { return }
             switch action {
@@ -304,13 +359,7 @@ public actor IPCServer: EventPublisher {
                 client.watch?.setReadableHandler(nil)
                 countTouchSubscribers()
             case .watchWritable(let on):
-                let loop = self.loop
-                client.watch?.setWritableHandler(
-                    on
-                        ? { [weak self] in
-                            guard let self else { return }
-                            onLoop(self, loop, id) { server, id in server.flush(id) }
-                        } : nil)
+                client.watch?.setWritableHandler(on ? writableHandler(for: client) : nil)
             case .close(let reason):
                 close(id, reason: reason)
             case .wakeUp(let delay):
@@ -328,6 +377,21 @@ public actor IPCServer: EventPublisher {
                 logger.warning("Client too slow, disconnecting", [("client.id", "\(id)"), ("client.name", client.name), ("queued", "\(queued)")])
             }
         }
+    }
+
+    /// The handler that flushes a client when its socket has room, made once per client: a
+    /// slow reader's socket fills and drains again and again, and each time a new closure
+    /// (and `assumeIsolated`'s box) was an allocation.
+    private func writableHandler(for client: ClientSession) -> () -> Void {
+        if let handler = client.writableHandler { return handler }
+        let id = client.id
+        let loop = self.loop
+        let handler: () -> Void = { [weak self] in
+            guard let self else { return }
+            onLoop(self, loop, id) { server, id in server.flush(id) }
+        }
+        client.writableHandler = handler
+        return handler
     }
 
     /// Answers what the session cannot: requests that need the devices, the seats, the
@@ -484,13 +548,15 @@ public actor IPCServer: EventPublisher {
     }
 
     /// Returns once every event published before this call has been fanned out: actor jobs
-    /// and ``publish(_:)`` blocks share the loop's one FIFO queue, so this no-op is a barrier.
-    public func flushPublished() {}
+    /// and ``publish(_:)`` blocks share the loop's one FIFO queue, and what waits for the end
+    /// of the wake-up is handed out here.
+    public func flushPublished() { fanOutPending() }
 
     /// Tells every client the daemon stops and lets each read what is queued for it, for at
     /// most `deadlineSeconds`; then closes every connection and the listener (which removes
     /// the socket file when the daemon bound it).
     public func shutdown(reason: String, deadlineSeconds: Double = 2) async {
+        fanOutPending()
         isShuttingDown = true
         acceptWatch?.cancel()
         acceptWatch = nil
@@ -533,6 +599,8 @@ final class ClientSession {
     /// The socket on the loop: readable while the client may send requests, writable too
     /// while its outbox waits for room.
     var watch: FileWatch?
+    /// What the loop calls while the socket is writable (made on first use, then kept).
+    var writableHandler: (() -> Void)?
 
     init(connection: UnixConnection, machine: ClientSessionMachine) {
         self.connection = connection
@@ -543,7 +611,8 @@ final class ClientSession {
     var name: String { machine.name }
     /// The machine's outbox, in place (the fan-out queues into it without a copy).
     var outbox: Outbox {
-        get { machine.outbox }
+        // Borrowed, not copied: the fan-out asks every client's outbox per batch.
+        _read { yield machine.outbox }
         _modify { yield &machine.outbox }
     }
     var isClosing: Bool { machine.isClosing }

@@ -51,26 +51,7 @@ extension InputHub {
         if !batch.isEmpty { publisher.publish(batch) }
     }
 
-    /// The batch to fill next: one of the last few, emptied, that nothing holds any more
-    /// (the steady state: every client took its lines at once, or a slow one's outbox has
-    /// since sent them), else a new one, kept for later frames. So a frame costs no
-    /// allocation here unless more than ``batchPoolSize`` recent batches are still queued.
-    private func takeBatch() -> EncodedBatch {
-        for index in publishBatches.indices where isKnownUniquelyReferenced(&publishBatches[index]) {
-            publishBatches[index].removeAll()
-            return publishBatches[index]
-        }
-        let batch = EncodedBatch()
-        if publishBatches.count < Self.batchPoolSize {
-            publishBatches.append(batch)
-        } else {
-            // Every kept batch is still queued somewhere: replace the oldest slot.
-            publishBatches[nextBatchSlot] = batch
-            nextBatchSlot = (nextBatchSlot + 1) % Self.batchPoolSize
-        }
-        return batch
-    }
-
-    /// How many recent batches the hub keeps for reuse.
-    static let batchPoolSize = 32
+    /// The batch to fill next (``BatchPool``): one of the kept ones that nothing holds any
+    /// more, so a frame costs no allocation here.
+    private func takeBatch() -> EncodedBatch { publishBatches.take() }
 }

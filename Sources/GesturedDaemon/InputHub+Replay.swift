@@ -67,8 +67,12 @@ extension InputHub {
         pacing: ReplayPacing,
         completion: @escaping @Sendable () -> Void = {}
     ) {
-        let (setup, pipeline) = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
+        let made = GesturePipeline.forReplay(node: node, device: device, kind: kind, configurator: configurator)
+        let setup = made.setup
+        var pipeline = made.pipeline
         let configuration = setup.configuration
+        // Transitions are logged at debug only (as for a device).
+        pipeline.recordsTransitions = logger.isEnabled(.debug)
         let session = ReplaySession(
             node: node,
             pipeline: pipeline,
@@ -145,6 +149,7 @@ extension InputHub {
     /// The touch filter's decisions with their reasons (`--verbose`, or `--touches`, which
     /// prints them beside the touches they concern) and the state transitions (`--verbose`).
     private func logReplayDecisions(_ session: ReplaySession) {
+        guard session.pipeline.hasDiagnostics else { return }
         for diagnostic in session.pipeline.drainDiagnostics() {
             switch diagnostic {
             case .touchFilter(let decision):

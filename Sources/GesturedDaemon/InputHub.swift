@@ -39,8 +39,7 @@ public actor InputHub {
     /// Who receives gesture events while a seat is locked.
     var lockGate = LockGate()
     /// The batches of the last publishes, reused once no client holds their lines.
-    var publishBatches: [EncodedBatch] = []
-    var nextBatchSlot = 0
+    var publishBatches = BatchPool(initial: 4, limit: 1024)
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).
@@ -148,6 +147,8 @@ public actor InputHub {
                 node: node, device: setup.device, configuration: setup.configuration, filterSettings: setup.filterSettings,
                 firstSequence: sequenceFloor)
         )
+        // Transitions are logged at debug only: below that, none is built.
+        session.pipeline.recordsTransitions = logger.isEnabled(.debug)
         let configuration = setup.configuration
         do {
             // Found by its descriptor, an index: a readable device costs no lookup by node.
@@ -371,6 +372,7 @@ public actor InputHub {
     }
 
     func logDiagnostics(_ session: DeviceSession) {
+        guard session.pipeline.hasDiagnostics else { return }
         for diagnostic in session.pipeline.drainDiagnostics() {
             switch diagnostic {
             case .transition:

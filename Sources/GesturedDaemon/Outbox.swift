@@ -116,6 +116,9 @@ public struct Outbox: Sendable {
             if let key = entries[head].coalesceKey, pendingChanged[key] == head {
                 pendingChanged[key] = nil
             }
+            // A written line no longer holds its batch: the hub may refill it at once,
+            // instead of after the next compaction (``BatchPool``).
+            entries[head].line = .written
             head += 1
             writtenOfHead = 0
         }
@@ -151,6 +154,9 @@ public struct EncodedLine: Sendable {
         let batch = EncodedBatch(raw: bytes)
         self.init(batch, 0..<bytes.count)
     }
+
+    /// What a written entry of an outbox keeps in place of its line: no batch of the hub's.
+    static let written = EncodedLine(EncodedBatch(), 0..<0)
 
     public var bytes: ArraySlice<UInt8> { batch.bytes[range] }
     public var count: Int { range.count }

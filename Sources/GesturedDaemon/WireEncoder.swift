@@ -74,9 +74,10 @@ extension WireMapping {
             w.key(name, &bytes)
             WireWriter.string(value, &bytes)
         }
+        // The recognizer's values are read where the engine embedded them (`reported`).
         // scalarVelocity is the scale's or else the rotation's.
-        let scaleVelocity = e.scale != nil ? e.scalarVelocity : nil
-        let rotationVelocity = e.scale == nil && e.rotation != nil ? e.scalarVelocity : nil
+        let scaleVelocity = e.reported.scale != nil ? e.reported.scalarVelocity : nil
+        let rotationVelocity = e.reported.scale == nil && e.reported.rotation != nil ? e.reported.scalarVelocity : nil
         for (slot, _, name) in GestureEventMessage.wireOrder {
             let ok: Bool
             switch slot {
@@ -105,27 +106,27 @@ extension WireMapping {
                     ok = true
                 case .fingers:
                     w.key(name, &bytes)
-                    WireWriter.integer(Int64(e.fingers), &bytes)
+                    WireWriter.integer(Int64(e.reported.fingers), &bytes)
                     ok = true
-                case .xMM: ok = put(name, rounded(e.location.x))
-                case .yMM: ok = put(name, rounded(e.location.y))
+                case .xMM: ok = put(name, rounded(e.reported.location.x))
+                case .yMM: ok = put(name, rounded(e.reported.location.y))
                 case .xFraction: ok = put(name, rounded(e.locationFraction.x, places: 4))
                 case .yFraction: ok = put(name, rounded(e.locationFraction.y, places: 4))
                 case .taps:
-                    if let taps = e.taps {
+                    if let taps = e.reported.taps {
                         w.key(name, &bytes)
                         WireWriter.integer(Int64(taps), &bytes)
                     }
                     ok = true
-                case .direction: string(name, e.direction?.rawValue); ok = true
-                case .edge: string(name, e.edge?.rawValue); ok = true
-                case .dxMM: ok = put(name, e.translation.map { rounded($0.x) })
-                case .dyMM: ok = put(name, e.translation.map { rounded($0.y) })
-                case .vxMMPerS: ok = put(name, e.velocity.map { rounded($0.x) })
-                case .vyMMPerS: ok = put(name, e.velocity.map { rounded($0.y) })
-                case .scale: ok = put(name, e.scale.map { rounded($0, places: 4) })
+                case .direction: string(name, e.reported.direction?.rawValue); ok = true
+                case .edge: string(name, e.reported.edge?.rawValue); ok = true
+                case .dxMM: ok = put(name, e.reported.translation.map { rounded($0.x) })
+                case .dyMM: ok = put(name, e.reported.translation.map { rounded($0.y) })
+                case .vxMMPerS: ok = put(name, e.reported.velocity.map { rounded($0.x) })
+                case .vyMMPerS: ok = put(name, e.reported.velocity.map { rounded($0.y) })
+                case .scale: ok = put(name, e.reported.scale.map { rounded($0, places: 4) })
                 case .scaleVelocity: ok = put(name, scaleVelocity.map { rounded($0) })
-                case .rotation: ok = put(name, e.rotation.map { rounded($0, places: 4) })
+                case .rotation: ok = put(name, e.reported.rotation.map { rounded($0, places: 4) })
                 case .rotationVelocity: ok = put(name, rotationVelocity.map { rounded($0) })
                 case .approximateUnits:
                     if device.approximateUnits {
@@ -134,11 +135,11 @@ extension WireMapping {
                     }
                     ok = true
                 case .values:
-                    if e.values.isEmpty {
+                    if e.reported.values.isEmpty {
                         ok = true
                     } else {
                         w.key(name, &bytes)
-                        ok = WireWriter.numbers(e.values, &bytes)
+                        ok = WireWriter.numbers(e.reported.values, &bytes)
                     }
                 case .locked:
                     w.key(name, &bytes)
@@ -150,12 +151,12 @@ extension WireMapping {
                         WireWriter.bool(true, &bytes)
                     }
                     ok = true
-                case .dxDeltaMM: ok = put(name, delta(e.translation?.x, e.translationDelta?.x, places: 2))
-                case .dyDeltaMM: ok = put(name, delta(e.translation?.y, e.translationDelta?.y, places: 2))
+                case .dxDeltaMM: ok = put(name, delta(e.reported.translation?.x, e.translationDelta?.x, places: 2))
+                case .dyDeltaMM: ok = put(name, delta(e.reported.translation?.y, e.translationDelta?.y, places: 2))
                 case .dxFraction: ok = put(name, e.translationFraction.map { rounded($0.x, places: 4) })
                 case .dyFraction: ok = put(name, e.translationFraction.map { rounded($0.y, places: 4) })
-                case .scaleDelta: ok = put(name, delta(e.scale, e.scaleDelta, places: 4))
-                case .rotationDelta: ok = put(name, delta(e.rotation, e.rotationDelta, places: 4))
+                case .scaleDelta: ok = put(name, delta(e.reported.scale, e.scaleDelta, places: 4))
+                case .rotationDelta: ok = put(name, delta(e.reported.rotation, e.rotationDelta, places: 4))
                 case .restXMM: ok = put(name, e.fling.map { rounded($0.restLocation.x) })
                 case .restYMM: ok = put(name, e.fling.map { rounded($0.restLocation.y) })
                 case .restDxFraction: ok = put(name, e.fling.map { rounded($0.restTranslationFraction.x, places: 4) })

@@ -126,6 +126,12 @@ public struct SubscribeRequest: Codable, Hashable, Sendable {
     /// True when raw touches were asked for.
     public var wantsRawTouches: Bool { rawTouches ?? false }
 
+    /// No gesture, kind, state or device filter: every gesture and hot-plug line passes
+    /// (raw touches still need ``wantsRawTouches``).
+    public var filtersNothing: Bool {
+        (gestures?.isEmpty ?? true) && (kinds?.isEmpty ?? true) && (states?.isEmpty ?? true) && (devices?.isEmpty ?? true)
+    }
+
     /// True when a gesture event passes every present filter.
     public func matches(_ event: GestureEventMessage) -> Bool {
         matches(name: event.name, kind: event.kind, state: event.state, device: event.device, deviceName: event.deviceName)

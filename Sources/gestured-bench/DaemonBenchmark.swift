@@ -17,6 +17,10 @@ struct DaemonBenchmark {
     var devices: Int
     var idleSeconds: Int
     var gesturedPath: String?
+    /// Print the loop thread's allocation sites in the window seen at least this often (0: off).
+    var allocationSites = 0
+    /// Run the bare send(2) loop after the load (`--bare-send 0` skips it).
+    var bareSend = true
 
     func run() async {
         await runLoad()
@@ -82,6 +86,9 @@ struct DaemonBenchmark {
         var linesPerClient: [Int] = []
         /// CPU time of the thread that read them, ns.
         var cpu: UInt64 = 0
+        /// Reads that returned bytes, and the bytes (probe client only).
+        var writes = 0
+        var bytes = 0
     }
 
     func runLoad() async {
@@ -115,9 +122,10 @@ struct DaemonBenchmark {
         let wall0 = monotonicNanoseconds()
         let window = Mutex<LoopWindow?>(nil)
         let deviceCount = recordings.count
+        let traceSites = allocationSites > 0
         let code = await daemon.run { path in
             DispatchQueue(label: "bench-window").async {
-                window.withLock { $0 = Self.sampleLoopThread(origins: sink, devices: deviceCount) }
+                window.withLock { $0 = Self.sampleLoopThread(origins: sink, devices: deviceCount, traceSites: traceSites) }
             }
             DispatchQueue(label: "bench-clients").async {
                 let received = Self.runClients(path: path, count: clientCount, origins: sink, firstTimes: firstTime)
@@ -178,8 +186,29 @@ struct DaemonBenchmark {
                 "daemon loop thread, \(Self.windowStart / 1_000_000)–\(Self.windowEnd / 1_000_000) s of the replay (\(frames) frames of \(recordings.count) devices): "
                     + "\(fixed(perFrame, 2)) heap allocations per frame, \(fixed(Double(w.cpuNanoseconds) / 1000 / Double(max(frames, 1)), 2)) µs CPU per frame "
                     + "(\(w.allocations) allocations, \(fixed(Double(w.cpuNanoseconds) / 1e6, 1)) ms)")
+            if allocationSites > 0 {
+                print("daemon loop thread's allocation sites in the window (stacks seen at least \(allocationSites) times; addr2line -f -e BINARY OFFSET):")
+                cbs_trace_report(UInt64(allocationSites))
+            }
         } else {
             print("daemon loop thread: not found (no thread named 'gestured')")
+        }
+        guard bareSend, totalLines > 0, span > 0 else { return }
+        // The kernel's part, same run: one line of the run's mean size per write, to as many
+        // sockets, at the run's rate of lines per client: what one send(2) per delivered
+        // message would cost, with no daemon around it.
+        let bytesPerLine = probe.bytes / max(probeLines, 1)
+        let linesPerSecond = Double(probeLines) / span
+        let bare = BareSend(
+            sockets: clientCount, bytesPerWrite: max(1, bytesPerLine), linesPerWrite: 1,
+            roundsPerSecond: linesPerSecond, rounds: max(200, Int(linesPerSecond * 3)))
+        if let result = bare.run() {
+            let ours = (cpu - clientCPU) * 1e9 / Double(max(totalLines, 1))
+            print(
+                "bare send(2), same run: \(result.writes) writes of one \(bytesPerLine)-byte line to \(clientCount) socketpairs "
+                    + "read by 4 polling threads, \(fixed(bare.roundsPerSecond, 0)) rounds/s for 3 s: "
+                    + "\(fixed(result.cpuPerWrite / 1000, 2)) µs CPU per write; daemon CPU per delivered message / bare write: "
+                    + "\(fixed(ours / result.cpuPerWrite, 2))x (the probe read \(fixed(Double(probeLines) / Double(max(probe.writes, 1)), 2)) lines per read)")
         }
     }
 
@@ -196,7 +225,7 @@ struct DaemonBenchmark {
 
     /// Waits for the replays to start, then reads the loop thread's (the thread named
     /// `gestured`) allocation count and run time at the window's start and end.
-    static func sampleLoopThread(origins: OriginSink, devices: Int) -> LoopWindow? {
+    static func sampleLoopThread(origins: OriginSink, devices: Int, traceSites: Bool) -> LoopWindow? {
         var origin: UInt64?
         for _ in 0..<3000 {
             let known = origins.origins.withLock { $0 }
@@ -211,11 +240,13 @@ struct DaemonBenchmark {
             if due > now { usleep(UInt32((due - now) / 1000)) }
         }
         sleep(until: windowStart)
+        if traceSites { cbs_trace_thread(tid) }
         let a0 = cbs_thread_allocation_count(tid)
         let c0 = threadRunNanoseconds(tid)
         sleep(until: windowEnd)
         let a1 = cbs_thread_allocation_count(tid)
         let c1 = threadRunNanoseconds(tid)
+        if traceSites { cbs_trace_thread(0) }
         return LoopWindow(allocations: a1 - a0, cpuNanoseconds: c1 &- c0)
     }
 
@@ -302,6 +333,10 @@ struct DaemonBenchmark {
                 }
                 result.first = min(result.first, arrival)
                 result.last = max(result.last, arrival)
+                if probe {
+                    result.writes += 1
+                    result.bytes += bytes.count
+                }
                 if !probe {
                     result.linesPerClient[k] += bytes.count { $0 == UInt8(ascii: "\n") }
                     continue

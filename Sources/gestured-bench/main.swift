@@ -8,7 +8,7 @@ let usage = """
     usage: gestured-bench engine [--repetitions N] [--runs N] [--fingers 1,2,5,10]
            gestured-bench corpus [--rounds N]
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
-                                 [--gestured PATH]
+                                 [--gestured PATH] [--alloc-sites MIN] [--bare-send 0|1]
            gestured-bench soak [--churn N] [--steady N] [--gestured PATH]
            gestured-bench rss [--gestured PATH[,PATH...]] [--settle-seconds S]
            gestured-bench rss --pid PID [--label TEXT]
@@ -42,14 +42,17 @@ case "daemon":
     // On a loop of its own, as gestured's main does: no top-level await, so the main thread
     // never parks in dispatch_main (whose sigsuspend valgrind cannot run:
     // scripts/bench-instructions.sh).
-    let benchmark = DaemonBenchmark(
+    var benchmark = DaemonBenchmark(
         clients: option("--clients", 200),
         devices: option("--devices", 4),
         idleSeconds: option("--idle-seconds", 10),
         gesturedPath: stringOption("--gestured")
     )
+    benchmark.allocationSites = option("--alloc-sites", 0)
+    benchmark.bareSend = option("--bare-send", 1) != 0
+    let configured = benchmark
     _ = EventLoop.runMain(name: "bench-main") {
-        await benchmark.run()
+        await configured.run()
         return 0
     }
 case "soak":

@@ -132,4 +132,59 @@ struct IPCServerTests {
         gestures.close()
         await server.shutdown(reason: "test over", deadlineSeconds: 0)
     }
+
+    @Test("a wake-up's batches reach each client merged, in order, filtered per client, before a later reply")
+    func wakeUpBatchesMerge() async throws {
+        let dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gipc-"))
+        defer { Files.removeDirectory(dir) }
+        let loop = EventLoop(name: "test-ipc")
+        defer { loop.stop() }
+        let server = IPCServer(
+            loop: loop,
+            listener: try UnixListener.bind(path: dir + "/s.sock"),
+            settings: IPCSettings(),
+            state: DaemonState(startedAtMicroseconds: 0, loop: loop),
+            logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
+            reloadHandler: { nil }
+        )
+        await server.start()
+        let everything = try IPCClient(path: dir + "/s.sock", clientName: "no filter")
+        let raw = try IPCClient(path: dir + "/s.sock", clientName: "raw touches")
+        let oneDevice = try IPCClient(path: dir + "/s.sock", clientName: "event7 only")
+        defer { for c in [everything, raw, oneDevice] { c.close() } }
+        _ = try everything.request(.subscribe(SubscribeRequest()))
+        _ = try raw.request(.subscribe(SubscribeRequest(rawTouches: true)))
+        _ = try oneDevice.request(.subscribe(SubscribeRequest(devices: ["event7"])))
+        // Three publishes in one loop job, as a wake-up that read three devices makes them:
+        // they go out together when the job is done.
+        let removed3 = EncodedBatch.deviceRemoved(DeviceRemovedEvent(device: "/dev/input/event3", name: "pad"))
+        let touches7 = EncodedBatch(touches: [
+            TouchEventMessage(device: "/dev/input/event7", timeUS: 1, touchID: 1, phase: .moved, xMM: 1, yMM: 2),
+            TouchEventMessage(device: "/dev/input/event7", timeUS: 2, touchID: 1, phase: .moved, xMM: 1, yMM: 3),
+        ])
+        let removed7 = EncodedBatch.deviceRemoved(DeviceRemovedEvent(device: "/dev/input/event7", name: "screen"))
+        loop.execute {
+            server.publish(removed3)
+            server.publish(touches7)
+            server.publish(removed7)
+        }
+        func describe(_ message: DaemonMessage) -> String {
+            switch message {
+            case .deviceRemoved(let e): "removed \(e.device)"
+            case .touch(let t): "touch \(t.timeUS)"
+            default: "other"
+            }
+        }
+        func received(_ client: IPCClient) throws -> [String] {
+            // The reply to a request sent after the publishes comes after their lines.
+            guard case .ok = try client.request(.ping) else { return ["no pong"] }
+            var lines: [String] = []
+            while let message = try client.nextMessage(timeoutMilliseconds: 0) { lines.append(describe(message)) }
+            return lines
+        }
+        #expect(try received(everything) == ["removed /dev/input/event3", "removed /dev/input/event7"])
+        #expect(try received(raw) == ["removed /dev/input/event3", "touch 1", "touch 2", "removed /dev/input/event7"])
+        #expect(try received(oneDevice) == ["removed /dev/input/event7"])
+        await server.shutdown(reason: "test over", deadlineSeconds: 0)
+    }
 }

@@ -1,5 +1,7 @@
 import Testing
 
+import GesturedProtocol
+
 @testable import GesturedDaemon
 
 @Suite("Client outbox")
@@ -79,6 +81,21 @@ struct OutboxTests {
             }
         }
         #expect(drain(&outbox) == expected)
+    }
+
+    @Test("a written line stops holding its batch at once, so the hub can refill it")
+    func writtenLinesReleaseTheirBatch() {
+        var outbox = Outbox(softLimit: 10, hardLimit: 10)
+        var batch = EncodedBatch(touches: [TouchEventMessage(device: "d", timeUS: 1, touchID: 1, phase: .moved, xMM: 1, yMM: 2)])
+        let range = batch.events[0].range
+        _ = outbox.enqueue(EncodedLine(batch, range))
+        _ = outbox.enqueue(line("next"))
+        #expect(!isKnownUniquelyReferenced(&batch), "queued: the outbox holds the batch")
+        outbox.consume(range.count - 1)
+        #expect(!isKnownUniquelyReferenced(&batch), "partly written: still held")
+        outbox.consume(1)
+        #expect(isKnownUniquelyReferenced(&batch), "written: released before any compaction")
+        #expect(drain(&outbox) == ["next"])
     }
 }
 

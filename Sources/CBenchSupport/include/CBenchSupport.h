@@ -12,6 +12,14 @@ uint64_t cbs_allocation_count(void);
 /// since it started; 0 for a thread that never allocated.
 uint64_t cbs_thread_allocation_count(int tid);
 
+/// Records the call stack of every allocation the thread `tid` makes from now on (0 stops),
+/// counted per distinct stack (`gestured-bench daemon --alloc-sites`).
+void cbs_trace_thread(int tid);
+
+/// Prints the recorded stacks seen at least `minimum` times, most frequent first (module +
+/// offset, for addr2line), and forgets them.
+void cbs_trace_report(uint64_t minimum);
+
 /// Bytes requested by those calls.
 uint64_t cbs_allocated_bytes(void);
 

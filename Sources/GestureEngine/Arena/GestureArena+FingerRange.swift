@@ -30,11 +30,15 @@ extension GestureEngine {
                 continue
             }
             slots[i].fingersOutOfRangeSince = nil
-            let range =
-                slots[i].maximumFingers == Int.max
-                ? "at least \(slots[i].minimumFingers)"
-                : "\(slots[i].minimumFingers)…\(slots[i].maximumFingers)"
-            cancel(i, input: "\(fingers) fingers for \(timeout) s, the gesture takes \(range)")
+            if recordsTransitions {
+                let range =
+                    slots[i].maximumFingers == Int.max
+                    ? "at least \(slots[i].minimumFingers)"
+                    : "\(slots[i].minimumFingers)…\(slots[i].maximumFingers)"
+                cancel(i, input: "\(fingers) fingers for \(timeout) s, the gesture takes \(range)")
+            } else {
+                cancel(i, input: "")
+            }
             slots[i].restartsWithTouchesDown = true
         }
     }

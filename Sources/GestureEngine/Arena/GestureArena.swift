@@ -165,6 +165,7 @@ extension GestureEngine {
             if phase == .ended || phase == .cancelled { sink[r].deviceDone = true }
         } else {
             var record = SinkRecord(id: touch.id, position: touch.position)
+            if let spare = spareSinkEvents.popLast() { record.incoming = spare }
             record.slot = touch.slot
             record.incoming.append(event)
             record.deviceDone = phase == .ended || phase == .cancelled
@@ -502,14 +503,14 @@ extension GestureEngine {
             return
         }
         if let blocker = blocker(of: i) {
-            fail(i, input: "prevented by '\(slots[blocker].name)'")
+            fail(i, input: recordsTransitions ? "prevented by '\(slots[blocker].name)'" : "")
             return
         }
         var waits = false
         for s in requires[i] where slots[s].isInPlay {
             switch slots[s].state {
             case .began, .changed, .ended, .cancelled:
-                fail(i, input: "'\(slots[s].name)' recognized")
+                fail(i, input: recordsTransitions ? "'\(slots[s].name)' recognized" : "")
                 return
             case .possible:
                 waits = true
@@ -527,14 +528,16 @@ extension GestureEngine {
             slots[i].yieldFingers = slots[i].held.count
             pendingSerial += 1
             slots[i].pendingSerial = pendingSerial
-            note(
-                .transition(
-                    recognizer: slots[i].name,
-                    from: .possible,
-                    input: "\(input); waiting for \(waits ? "failure requirements" : "the landing to settle")",
-                    to: .possible
+            if recordsTransitions {
+                note(
+                    .transition(
+                        recognizer: slots[i].name,
+                        from: .possible,
+                        input: "\(input); waiting for \(waits ? "failure requirements" : "the landing to settle")",
+                        to: .possible
+                    )
                 )
-            )
+            }
             return
         }
         commitBegin(i, requested, input: input)
@@ -679,15 +682,15 @@ extension GestureEngine {
                 {
                     continue
                 }
-                fail(b, input: "excluded by '\(slots[i].name)'")
+                fail(b, input: recordsTransitions ? "excluded by '\(slots[i].name)'" : "")
             case .began, .changed:
-                cancel(b, input: "excluded by '\(slots[i].name)'")
+                cancel(b, input: recordsTransitions ? "excluded by '\(slots[i].name)'" : "")
             case .ended, .cancelled, .failed:
                 break
             }
         }
         for d in requiredBy[i] where slots[d].state == .possible && slots[d].isInPlay {
-            fail(d, input: "'\(slots[i].name)' recognized")
+            fail(d, input: recordsTransitions ? "'\(slots[i].name)' recognized" : "")
         }
         takeTouches(of: i)
     }
@@ -747,22 +750,12 @@ extension GestureEngine {
             state: state,
             timestamp: now,
             sequence: slots[i].sequence,
-            fingers: v.fingers,
-            location: v.location,
+            reported: v,
             // device.fraction(of:) with the surface size computed once at init.
             locationFraction: PhysicalPoint(
                 x: surfaceWidth > 0 ? v.location.x / surfaceWidth : 0,
                 y: surfaceHeight > 0 ? v.location.y / surfaceHeight : 0
-            ),
-            taps: v.taps,
-            direction: v.direction,
-            edge: v.edge,
-            scale: v.scale,
-            rotation: v.rotation,
-            translation: v.translation,
-            velocity: v.velocity,
-            scalarVelocity: v.scalarVelocity,
-            values: v.values
+            )
         )
         deriveMotion(of: &event, slot: i)
         if state == .changed, let k = slots[i].changedActionIndex {
@@ -834,7 +827,7 @@ extension GestureEngine {
                     }
                     changed = true
                     if let blocker = blocker(of: r) {
-                        fail(r, input: "prevented by '\(slots[blocker].name)'")
+                        fail(r, input: recordsTransitions ? "prevented by '\(slots[blocker].name)'" : "")
                         continue
                     }
                     let pending = slots[r].pending

@@ -138,11 +138,20 @@ extension GestureEngine {
             output.append(event)
             if event.phase == .began { record.reached = true }
         }
-        record.buffer.removeAll()
+        record.buffer.removeAll(keepingCapacity: true)
     }
 
     /// Forgets touches that are gone from the device and settled at the sink.
     mutating func dropFinishedTouches() {
-        sink.removeAll { $0.deviceDone && ($0.finished || $0.owned) && $0.heldEnd == nil }
+        func done(_ r: SinkRecord) -> Bool { r.deviceDone && (r.finished || r.owned) && r.heldEnd == nil }
+        guard sink.contains(where: done) else { return }
+        // Their event arrays are kept for the next touches' records (no allocation per touch).
+        for r in sink.indices where done(sink[r]) && spareSinkEvents.count < Self.spareSinkEventsLimit {
+            var taken: [SinkTouchEvent] = []
+            swap(&taken, &sink[r].incoming)
+            taken.removeAll(keepingCapacity: true)
+            spareSinkEvents.append(taken)
+        }
+        sink.removeAll(where: done)
     }
 }

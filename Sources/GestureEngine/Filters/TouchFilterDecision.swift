@@ -59,6 +59,9 @@ extension TouchFilter {
         decisions.append(decision)
     }
 
+    /// Whether ``drainDecisions()`` has any.
+    public var hasDecisions: Bool { !decisions.isEmpty }
+
     /// The decisions since the last call (``recordsDecisions`` must be on).
     public mutating func drainDecisions() -> [TouchFilterDecision] {
         guard !decisions.isEmpty else { return [] }

@@ -319,9 +319,13 @@ public struct FrameAssembler: Sendable {
         return makeFrame(at: timestamp, touches: cancelled, isSynthetic: true)
     }
 
+    /// Whether ``drainDiagnostics()`` has anything to return (checked per frame, for free).
+    public var hasDiagnostics: Bool { !diagnostics.isEmpty || droppedDiagnostics > 0 }
+
     /// Returns and forgets what the assembler noticed (kernel bugs such as out-of-range slots
     /// or timestamps going backwards).
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
+        guard hasDiagnostics else { return [] }
         var result = diagnostics
         if droppedDiagnostics > 0 {
             result.append(.kernelBug("\(droppedDiagnostics) further kernel-bug notes suppressed"))

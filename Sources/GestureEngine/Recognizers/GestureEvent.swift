@@ -55,6 +55,12 @@ public enum Edge: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One action of a recognizer (spec §3.5, §3.6): a snapshot taken when the transition committed.
+///
+/// The recognizer's own values are embedded as it reported them (``reported``, one
+/// ``GestureValues``), not copied field by field; the engine adds the name, kind, state, time,
+/// sequence and what it derives (location fraction, deltas, fling). The wire encoder reads
+/// ``reported`` directly. The accessors below (``fingers``, ``location``, ...) read and write
+/// it for callers that think in one flat event.
 public struct GestureEvent: Hashable, Sendable {
     /// The configured name of the recognizer ("three-finger-swipe").
     public var name: String
@@ -64,26 +70,11 @@ public struct GestureEvent: Hashable, Sendable {
     public var timestamp: Timestamp
     /// Identifies one recognition attempt: began…ended share it; unique per engine.
     public var sequence: UInt64
-    /// Held, not-ignored, not-ended touches (`numberOfTouches`).
-    public var fingers: Int
-    /// Centroid in millimetres.
-    public var location: PhysicalPoint
+    /// What the recognizer reported with the action (fingers, location, taps, direction,
+    /// edge, scale, rotation, translation, velocity, scalar velocity, custom values).
+    public var reported: GestureValues
     /// Centroid as a fraction of the surface (0…1).
     public var locationFraction: PhysicalPoint
-    /// Tap count (tap), strokes (tickle).
-    public var taps: Int?
-    public var direction: Direction?
-    public var edge: Edge?
-    public var scale: Double?
-    /// Radians, clockwise positive.
-    public var rotation: Double?
-    /// Millimetres, cumulative.
-    public var translation: PhysicalPoint?
-    /// Millimetres per second (pan family), or 1/s (pinch), rad/s (rotation) in `scalarVelocity`.
-    public var velocity: PhysicalPoint?
-    public var scalarVelocity: Double?
-    /// Custom recognizers' extra values.
-    public var values: [String: Double]
     /// Continuous gestures: ``translation`` minus the attempt's previous event's (mm; `began`
     /// counts from zero). Derived by the engine, as the next four.
     public var translationDelta: PhysicalPoint?
@@ -96,6 +87,26 @@ public struct GestureEvent: Hashable, Sendable {
     /// `ended` of a gesture with a translation and a velocity: where it would come to rest.
     public var fling: Fling?
 
+    /// An event around the recognizer's values as they are (the engine's way).
+    public init(
+        name: String,
+        kind: GestureKind,
+        state: GestureState,
+        timestamp: Timestamp,
+        sequence: UInt64,
+        reported: GestureValues,
+        locationFraction: PhysicalPoint = .zero
+    ) {
+        self.name = name
+        self.kind = kind
+        self.state = state
+        self.timestamp = timestamp
+        self.sequence = sequence
+        self.reported = reported
+        self.locationFraction = locationFraction
+    }
+
+    /// An event from each value (tests and tools).
     public init(
         name: String,
         kind: GestureKind,
@@ -120,28 +131,71 @@ public struct GestureEvent: Hashable, Sendable {
         rotationDelta: Double? = nil,
         fling: Fling? = nil
     ) {
-        self.name = name
-        self.kind = kind
-        self.state = state
-        self.timestamp = timestamp
-        self.sequence = sequence
-        self.fingers = fingers
-        self.location = location
-        self.locationFraction = locationFraction
-        self.taps = taps
-        self.direction = direction
-        self.edge = edge
-        self.scale = scale
-        self.rotation = rotation
-        self.translation = translation
-        self.velocity = velocity
-        self.scalarVelocity = scalarVelocity
-        self.values = values
+        self.init(
+            name: name, kind: kind, state: state, timestamp: timestamp, sequence: sequence,
+            reported: GestureValues(
+                fingers: fingers, location: location, taps: taps, direction: direction, edge: edge, scale: scale, rotation: rotation,
+                translation: translation, velocity: velocity, scalarVelocity: scalarVelocity, values: values),
+            locationFraction: locationFraction)
         self.translationDelta = translationDelta
         self.translationFraction = translationFraction
         self.scaleDelta = scaleDelta
         self.rotationDelta = rotationDelta
         self.fling = fling
+    }
+
+    // MARK: The reported values, flat
+
+    /// Held, not-ignored, not-ended touches (`numberOfTouches`).
+    public var fingers: Int {
+        get { reported.fingers }
+        set { reported.fingers = newValue }
+    }
+    /// Centroid in millimetres.
+    public var location: PhysicalPoint {
+        get { reported.location }
+        set { reported.location = newValue }
+    }
+    /// Tap count (tap), strokes (tickle).
+    public var taps: Int? {
+        get { reported.taps }
+        set { reported.taps = newValue }
+    }
+    public var direction: Direction? {
+        get { reported.direction }
+        set { reported.direction = newValue }
+    }
+    public var edge: Edge? {
+        get { reported.edge }
+        set { reported.edge = newValue }
+    }
+    public var scale: Double? {
+        get { reported.scale }
+        set { reported.scale = newValue }
+    }
+    /// Radians, clockwise positive.
+    public var rotation: Double? {
+        get { reported.rotation }
+        set { reported.rotation = newValue }
+    }
+    /// Millimetres, cumulative.
+    public var translation: PhysicalPoint? {
+        get { reported.translation }
+        set { reported.translation = newValue }
+    }
+    /// Millimetres per second (pan family), or 1/s (pinch), rad/s (rotation) in `scalarVelocity`.
+    public var velocity: PhysicalPoint? {
+        get { reported.velocity }
+        set { reported.velocity = newValue }
+    }
+    public var scalarVelocity: Double? {
+        get { reported.scalarVelocity }
+        set { reported.scalarVelocity = newValue }
+    }
+    /// Custom recognizers' extra values.
+    public var values: [String: Double] {
+        get { reported.values }
+        set { reported.values = newValue }
     }
 }
 

@@ -225,6 +225,20 @@ public struct TrackedTouches: Sendable, Hashable {
         landed.removeAll(keepingCapacity: true)
     }
 
+    /// Becomes a copy of `other` in this value's own storage: `self = other` would share
+    /// `other`'s arrays, and the next change to either would copy them (an allocation each,
+    /// at every tap).
+    public mutating func assign(_ other: TrackedTouches) {
+        ids.removeAll(keepingCapacity: true)
+        ids.append(contentsOf: other.ids)
+        positions.removeAll(keepingCapacity: true)
+        positions.append(contentsOf: other.positions)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(contentsOf: other.starts)
+        landed.removeAll(keepingCapacity: true)
+        landed.append(contentsOf: other.landed)
+    }
+
     /// Mean of the current positions; `.zero` when empty.
     public var centroid: PhysicalPoint { Self.mean(positions) }
 

@@ -82,7 +82,7 @@ struct TapRecognizer: CustomRecognizer {
         }
         tapTouchCount = active.count
         if active.count == parameters.numberOfTouchesRequired {
-            snapshot = active
+            snapshot.assign(active)
             context.cancelTimer(Self.multitouchTimer)
             let c = snapshot.centroid
             if tapsDone == 0 {

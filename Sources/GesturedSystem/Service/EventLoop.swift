@@ -35,6 +35,8 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     private var watches: [UInt64: FileWatch] = [:]
     private var nextToken: UInt64 = 1
     private static let wakeToken: UInt64 = 0
+    /// Runs after each wake-up's handlers, before the loop waits again (``setBeforeSleep(_:)``).
+    private var beforeSleep: (() -> Void)?
 
     /// The stack of a loop thread (and of `runOnOwnThread`'s): 1.75 MiB, under the 2 MiB of a
     /// transparent huge page. glibc's default is 8 MiB, and where THP is `always` (Debian's
@@ -133,6 +135,15 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
         _ = Glibc.write(wakeFD, &one, 8)
     }
 
+    /// Sets the one handler that runs on the loop thread after every wake-up's handlers and
+    /// jobs, just before the loop waits again: work the handlers deferred to do once per
+    /// wake-up (the IPC server's fan-out writes each client once for all the frames a wake-up
+    /// read). nil removes it. Loop thread only.
+    public func setBeforeSleep(_ handler: (() -> Void)?) {
+        checkIsolated()
+        beforeSleep = handler
+    }
+
     // MARK: Watches
 
     /// Watches `fileDescriptor` for reading; `onReadable` runs on the loop thread each time
@@ -225,6 +236,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
                     watch.writeHandler?()
                 }
             }
+            beforeSleep?()
         }
     }
 

@@ -89,6 +89,16 @@ public final class UnixConnection: @unchecked Sendable {
         return try copied.get()
     }
 
+    /// ``write(_:)-(C)`` for an array, specialized: the daemon's fan-out writes a batch's
+    /// array to every client, and the generic version, called across modules, went through
+    /// the collection's witness table and a closure for each of those writes.
+    public func write(_ bytes: [UInt8]) throws(SystemError) -> IOResult<Int> {
+        let result: Result<IOResult<Int>, SystemError> = bytes.withUnsafeBytes { buffer in
+            do throws(SystemError) { return .success(try write(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// Writes as much of `buffer` as the socket takes now (see ``write(_:)-(C)``).
     public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         let fd = fileDescriptor
