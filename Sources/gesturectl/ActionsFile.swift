@@ -224,9 +224,9 @@ private struct Parser {
 
     mutating func parse(_ contents: String) {
         var lineNumber = 0
-        for rawLine in contents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for rawLine in Self.lines(contents) {
             lineNumber += 1
-            var line = Substring(rawLine)
+            var line = rawLine
             if line.last == "\r" { line = line.dropLast() }
             let indent = line.prefix { $0 == " " || $0 == "\t" }.count
             let text = trimTrailing(line.dropFirst(indent))
@@ -533,10 +533,40 @@ private struct Parser {
         return ActionCondition(variable: variable, comparison: comparison, value: number)
     }
 
+    /// The lines of `contents`, split as the Characters `"\n"` and `"\r\n"` split it, by
+    /// walking its UTF-8 bytes: a `\n` byte is always the end of one of those two Characters
+    /// (grapheme clusters break after every control character, and only `\r` joins `\n`), so
+    /// the lines are the same; walking graphemes was a fifth of the actions fuzz target's time.
+    private static func lines(_ contents: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = contents.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "\n") {
+                var end = index
+                // The `\r` of a `"\r\n"` Character belongs to the separator.
+                if end != start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
+                lines.append(contents[start..<end])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        lines.append(contents[start..<utf8.endIndex])
+        return lines
+    }
+
+    /// The first candidate nearest to `word` (case-insensitive), when within
+    /// max(2, a third of the word). Each candidate's distance is computed once.
     private func closest(_ word: String, in candidates: [String]) -> String? {
-        let best = candidates.min { editDistance(word.lowercased(), $0.lowercased()) < editDistance(word.lowercased(), $1.lowercased()) }
-        guard let best, editDistance(word.lowercased(), best.lowercased()) <= max(2, word.count / 3) else { return nil }
-        return best
+        let lowered = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(2, word.count / 3) else { return nil }
+        return best.candidate
     }
 
     private func trimTrailing(_ s: Substring) -> Substring {
