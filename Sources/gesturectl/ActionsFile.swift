@@ -224,7 +224,7 @@ private struct Parser {
 
     mutating func parse(_ contents: String) {
         var lineNumber = 0
-        for rawLine in Self.lines(contents) {
+        for rawLine in ConfigText.lines(contents) {
             lineNumber += 1
             var line = rawLine
             if line.last == "\r" { line = line.dropLast() }
@@ -531,29 +531,6 @@ private struct Parser {
             }
         }
         return ActionCondition(variable: variable, comparison: comparison, value: number)
-    }
-
-    /// The lines of `contents`, split as the Characters `"\n"` and `"\r\n"` split it, by
-    /// walking its UTF-8 bytes: a `\n` byte is always the end of one of those two Characters
-    /// (grapheme clusters break after every control character, and only `\r` joins `\n`), so
-    /// the lines are the same; walking graphemes was a fifth of the actions fuzz target's time.
-    private static func lines(_ contents: String) -> [Substring] {
-        var lines: [Substring] = []
-        let utf8 = contents.utf8
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "\n") {
-                var end = index
-                // The `\r` of a `"\r\n"` Character belongs to the separator.
-                if end != start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
-                lines.append(contents[start..<end])
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        lines.append(contents[start..<utf8.endIndex])
-        return lines
     }
 
     /// The first candidate nearest to `word` (case-insensitive), when within
