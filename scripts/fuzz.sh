@@ -239,13 +239,16 @@ for target in "${targets[@]}"; do
         fi
     fi
     rc=0
+    # Fuzz a copy: a rebuild during a long run then cannot change the binary it runs.
+    mkdir -p "$out/run"
+    cp "$binary" "$out/run/fuzz-$target"
     # Allocation and free stacks 5 frames deep (30 by default: recording them was a third of
     # the IPC target's time), and a 16 MiB quarantine of freed memory (256 by default;
     # an execution frees far less, so a use after free within one input is still caught).
     # Only the reports' stacks are shorter: rerun a saved input alone (`fuzz-TARGET FILE`,
     # default options) for the full ones. Detection itself is unchanged.
     ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=5:quarantine_size_mb=16}" \
-    nice -n "$nice_level" "$binary" "$corpus" "$out/seeds/$target" -max_total_time="$time_per_target" -timeout="$timeout" \
+    nice -n "$nice_level" "$out/run/fuzz-$target" "$corpus" "$out/seeds/$target" -max_total_time="$time_per_target" -timeout="$timeout" \
         -rss_limit_mb=2048 -max_len="$(target_max_len "$target")" -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
