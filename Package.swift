@@ -58,6 +58,9 @@ let package = Package(
             resources: [.embedInCode("Resources/gestured.conf"), .embedInCode("Resources/quirks")],
             swiftSettings: strictSettings
         ),
+        // Test support without dependencies: the seeded generator of the protocol and
+        // configuration tests (the protocol tests must not link the engine for it).
+        .target(name: "GesturedTestRandom", swiftSettings: strictSettings),
         .target(
             name: "GesturedTestSupport",
             dependencies: ["GestureEngine", "GesturedProtocol"],
@@ -100,12 +103,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GesturedProtocolTests",
-            dependencies: ["GesturedProtocol", "GesturedTestSupport"],
+            dependencies: ["GesturedProtocol", "GesturedTestSupport", "GesturedTestRandom"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GesturedConfigTests",
-            dependencies: ["GesturedConfig", "GesturedTestSupport"],
+            dependencies: ["GesturedConfig", "GesturedTestSupport", "GesturedTestRandom"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -5,6 +5,7 @@
 # .build/fuzz.
 #
 #   scripts/fuzz.sh [--time SECONDS] [--nice N] [--timeout SECONDS] [--build-only] [TARGET...]
+#   scripts/fuzz.sh --cost RUNS [--bin DIR] [TARGET...]
 #
 # TARGET is any of: recording pipeline config actions ipc (default: all). --time is per
 # target (default 60); --nice is the fuzzing's niceness (default 10; 19 for the long runs
@@ -13,6 +14,12 @@
 # reused; the seeds are rebuilt from the project's fixtures each time. Exits 1 when any
 # target crashed, hung, leaked or broke a property; the input is saved under
 # .build/fuzz/artifacts/TARGET/.
+#
+# --cost RUNS measures instead of fuzzing: the CPU time (user + system) of RUNS executions
+# from the seeds alone (`-seed=1 -len_control=0`, a fresh scratch corpus), minus that of
+# loading the seeds (`-runs=0`), each the least of three runs, per target, as microseconds per execution and executions per
+# CPU second: figures that do not depend on the machine's load the way wall time does.
+# --bin DIR measures the binaries in DIR (e.g. a copy of an earlier build) on the same seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -28,6 +35,8 @@ nice_level=10
 # tenths of a percent of a core, so an input of 50 ms CPU took over 10 s there: the long
 # runs pass `--timeout 300`, and a timeout is then rerun alone to see its CPU time.
 timeout=10
+cost_runs=0
+bin_dir=""
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,7 +44,9 @@ while [ $# -gt 0 ]; do
         --build-only) build_only=1; shift ;;
         --nice) nice_level="$2"; shift 2 ;;
         --timeout) timeout="$2"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        --cost) cost_runs="$2"; shift 2 ;;
+        --bin) bin_dir="$2"; shift 2 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -181,6 +192,34 @@ for target in "${targets[@]}"; do
 done
 [ "$build_only" = 0 ] || exit 0
 
+# CPU seconds (user + system) of one run of a target binary over the seeds, with a fresh
+# scratch corpus first (libFuzzer writes what it finds into the first directory).
+cpu_seconds() {
+    local binary="$1" target="$2" runs="$3" scratch="$out/cost/scratch-$2"
+    rm -rf "$scratch"; mkdir -p "$scratch"
+    ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=5:quarantine_size_mb=16}" \
+        /usr/bin/time -f '%U %S' -o "$out/cost/time" "$binary" "$scratch" "$out/seeds/$target" -runs="$runs" -seed=1 \
+        -len_control=0 -max_len="$(target_max_len "$target")" -rss_limit_mb=2048 >"$out/cost/$target.log" 2>&1 \
+        || { echo "fuzz: $target failed while measuring (see $out/cost/$target.log)" >&2; exit 1; }
+    awk '{ printf "%.3f", $1 + $2 }' "$out/cost/time"
+}
+if [ "$cost_runs" -gt 0 ]; then
+    mkdir -p "$out/cost"
+    printf '%-10s %8s %10s %12s %14s\n' target runs "CPU s" "µs per exec" "exec per CPU s"
+    for target in "${targets[@]}"; do
+        binary="${bin_dir:-$out/bin}/fuzz-$target"
+        # The seeds of this checkout, made by its own binary (the pipeline's encoding).
+        make_seeds "$target"
+        # The least of three: other processes only ever add (caches, frequency), so the
+        # minimum is the figure least disturbed by the neighbours.
+        base=$(for _ in 1 2 3; do cpu_seconds "$binary" "$target" 0; echo; done | sort -g | head -1)
+        total=$(for _ in 1 2 3; do cpu_seconds "$binary" "$target" "$cost_runs"; echo; done | sort -g | head -1)
+        awk -v t="$target" -v n="$cost_runs" -v a="$base" -v b="$total" \
+            'BEGIN { d = b - a; if (d <= 0) d = 0.001; printf "%-10s %8d %10.2f %12.0f %14.0f\n", t, n, d, d / n * 1e6, n / d }'
+    done
+    exit 0
+fi
+
 status=0
 summary=()
 for target in "${targets[@]}"; do
@@ -200,13 +239,16 @@ for target in "${targets[@]}"; do
         fi
     fi
     rc=0
+    # Fuzz a copy: a rebuild during a long run then cannot change the binary it runs.
+    mkdir -p "$out/run"
+    cp "$binary" "$out/run/fuzz-$target"
     # Allocation and free stacks 5 frames deep (30 by default: recording them was a third of
     # the IPC target's time), and a 16 MiB quarantine of freed memory (256 by default;
     # an execution frees far less, so a use after free within one input is still caught).
     # Only the reports' stacks are shorter: rerun a saved input alone (`fuzz-TARGET FILE`,
     # default options) for the full ones. Detection itself is unchanged.
     ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=5:quarantine_size_mb=16}" \
-    nice -n "$nice_level" "$binary" "$corpus" "$out/seeds/$target" -max_total_time="$time_per_target" -timeout="$timeout" \
+    nice -n "$nice_level" "$out/run/fuzz-$target" "$corpus" "$out/seeds/$target" -max_total_time="$time_per_target" -timeout="$timeout" \
         -rss_limit_mb=2048 -max_len="$(target_max_len "$target")" -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

@@ -17,6 +17,7 @@ declare -A allowed=(
   [GesturedClient]="GesturedProtocol GesturedSystem"
   [GesturedDaemon]="GestureEngine GesturedProtocol GesturedConfig GesturedLogging GesturedSystem GesturedClient GesturedCLISupport Dispatch Synchronization"
   [GesturedTestSupport]="Testing GestureEngine GesturedProtocol Foundation"
+  [GesturedTestRandom]=""
   [gestured]="GesturedDaemon GesturedCLISupport GesturedLogging GesturedSystem"
   [gesturectl]="GesturedProtocol GesturedSystem GestureEngine GesturedConfig GesturedCLISupport GesturedClient Synchronization"
   [gestured-eval]="GestureEngine GesturedConfig GesturedDaemon GesturedCLISupport GesturedSystem GesturedProtocol Dispatch Synchronization"

@@ -13,7 +13,8 @@ import GesturedProtocol
 public func fuzzActions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let contents = String(decoding: bytes, as: UTF8.self)
-    let lines = contents.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+    // Counted on the input's bytes: decoding replaces invalid UTF-8 but never a `\n`.
+    let lines = bytes.count { $0 == UInt8(ascii: "\n") } + 1
     let file = ActionsFile.parse(file: "actions.conf", contents: contents)
     for diagnostic in file.diagnostics {
         if diagnostic.file != "actions.conf" || diagnostic.line < 1 || diagnostic.line > lines || diagnostic.column < 1 {

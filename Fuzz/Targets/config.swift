@@ -21,12 +21,15 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let sources = parts.enumerated().map { index, part in
         ConfigSource(name: names[index], contents: String(decoding: part, as: UTF8.self))
     }
+    // Lines per file, counted once on the input's bytes (decoding replaces invalid UTF-8 but
+    // never a `\n`), not again for every diagnostic.
+    let lineCounts = parts.map { part in part.count { $0 == 0x0A } + 1 }
     let result = Configuration.parse(sources)
     for diagnostic in result.diagnostics {
-        guard let source = sources.first(where: { $0.name == diagnostic.file }) else {
+        guard let index = sources.firstIndex(where: { $0.name == diagnostic.file }) else {
             fuzzFailure("diagnostic for an unknown file: \(diagnostic)")
         }
-        let lines = source.contents.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+        let lines = lineCounts[index]
         if diagnostic.line < 1 || diagnostic.line > lines || diagnostic.column < 1 {
             fuzzFailure("diagnostic outside its \(lines)-line file: \(diagnostic)")
         }

@@ -11,8 +11,10 @@ import GestureEngine
 /// * every error and warning that names a line names one inside the text.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecording(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let lineCount = text.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let text = String(decoding: bytes, as: UTF8.self)
+    // Counted on the input's bytes: decoding replaces invalid UTF-8 but never a `\n`.
+    let lineCount = bytes.count { $0 == UInt8(ascii: "\n") } + 1
     func checkLine(_ line: Int?, _ what: String) {
         guard let line else { return }
         if line < 1 || line > lineCount { fuzzFailure("\(what) names line \(line) of a \(lineCount)-line text") }

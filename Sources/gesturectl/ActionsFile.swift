@@ -224,9 +224,9 @@ private struct Parser {
 
     mutating func parse(_ contents: String) {
         var lineNumber = 0
-        for rawLine in contents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for rawLine in ConfigText.lines(contents) {
             lineNumber += 1
-            var line = Substring(rawLine)
+            var line = rawLine
             if line.last == "\r" { line = line.dropLast() }
             let indent = line.prefix { $0 == " " || $0 == "\t" }.count
             let text = trimTrailing(line.dropFirst(indent))
@@ -533,10 +533,17 @@ private struct Parser {
         return ActionCondition(variable: variable, comparison: comparison, value: number)
     }
 
+    /// The first candidate nearest to `word` (case-insensitive), when within
+    /// max(2, a third of the word). Each candidate's distance is computed once.
     private func closest(_ word: String, in candidates: [String]) -> String? {
-        let best = candidates.min { editDistance(word.lowercased(), $0.lowercased()) < editDistance(word.lowercased(), $1.lowercased()) }
-        guard let best, editDistance(word.lowercased(), best.lowercased()) <= max(2, word.count / 3) else { return nil }
-        return best
+        let lowered = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(2, word.count / 3) else { return nil }
+        return best.candidate
     }
 
     private func trimTrailing(_ s: Substring) -> Substring {

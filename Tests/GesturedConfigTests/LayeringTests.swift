@@ -1,4 +1,5 @@
 import GestureEngine
+import GesturedTestRandom
 import Testing
 
 @testable import GesturedConfig
@@ -376,7 +377,7 @@ struct ValueTests {
             }
             return best.distance <= max(2, word.count / 3) ? best.name : nil
         }
-        var random = SplitMix64(state: 16)
+        var random = SeededRandom(state: 16)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCXYZ_ ")
         var words = ["", "x", "Tap", "taps", "Colour", "Kindd", String(repeating: "q", count: 60), "DirectionsDirections"]
         for _ in 0..<200 {

@@ -1,20 +1,7 @@
+import GesturedTestRandom
 import Testing
 
 @testable import GesturedConfig
-
-/// A tiny deterministic generator (SplitMix64): the same seed gives the same cases on every
-/// run, so a failure is reproducible from its argument alone.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 @Suite("Parser robustness")
 struct RobustnessTests {
@@ -29,7 +16,7 @@ struct RobustnessTests {
     @Test("mutated copies of the shipped configuration never crash and point inside the file", arguments: 0..<40)
     func mutations(seed: Int) throws {
         let original = Array(try repositoryFile("config/gestured.conf"))
-        var random = SplitMix64(state: UInt64(seed))
+        var random = SeededRandom(state: UInt64(seed))
         var text = original
         for _ in 0..<(1 + random.below(20)) where !text.isEmpty {
             let at = random.below(text.count)
@@ -56,7 +43,7 @@ struct RobustnessTests {
 
     @Test("random sequences of syntax pieces never crash", arguments: 0..<40)
     func soup(seed: Int) {
-        var random = SplitMix64(state: UInt64(seed) &+ 1000)
+        var random = SeededRandom(state: UInt64(seed) &+ 1000)
         var text = ""
         for _ in 0..<(random.below(200)) { text += Self.pieces[random.below(Self.pieces.count)] }
         let result = Configuration.parse(text, fileName: "soup")

@@ -1,19 +1,7 @@
+import GesturedTestRandom
 import Testing
 
 @testable import GesturedProtocol
-
-/// SplitMix64: deterministic cases, reproducible from the seed.
-private struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 @Suite("Protocol robustness")
 struct ProtocolRobustnessTests {
@@ -25,7 +13,7 @@ struct ProtocolRobustnessTests {
 
     @Test("any chunking of a stream yields the same lines as one chunk", arguments: 0..<50)
     func chunking(seed: Int) {
-        var random = SplitMix64(state: UInt64(seed))
+        var random = SeededRandom(state: UInt64(seed))
         var whole = LineFramer(maximumLineLength: 200)
         let expected = whole.append(Self.stream)
         var framer = LineFramer(maximumLineLength: 200)
@@ -43,7 +31,7 @@ struct ProtocolRobustnessTests {
 
     @Test("mutated requests decode or fail with a protocol error, never crash", arguments: 0..<50)
     func mutatedRequests(seed: Int) {
-        var random = SplitMix64(state: UInt64(seed) &+ 77)
+        var random = SeededRandom(state: UInt64(seed) &+ 77)
         var bytes = Array(#"{"type":"subscribe","id":3,"gestures":["a"],"states":["began"],"raw_touches":true}"#.utf8)
         for _ in 0..<(1 + random.below(6)) {
             let at = random.below(bytes.count)

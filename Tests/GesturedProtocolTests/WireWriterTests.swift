@@ -1,3 +1,4 @@
+import GesturedTestRandom
 import Testing
 
 @testable import GesturedProtocol
@@ -7,16 +8,11 @@ import Testing
 /// clients and goldens cannot tell which path wrote a line.
 @Suite("Wire writer")
 struct WireWriterTests {
-    /// A deterministic generator (SplitMix64).
+    /// The shared seeded generator (SplitMix64), with the value shapes these tests draw.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SeededRandom
+        init(state: UInt64) { random = SeededRandom(state: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func double() -> Double {
             switch next() % 6 {
             case 0: return Double(Int64(bitPattern: next()) % 1000)
