@@ -219,3 +219,15 @@ struct DBusWireTests {
         #expect(throws: DBusWire.Failure.self) { try BusMatchRule(parsing: "type='bogus'") }
     }
 }
+
+@Suite("Start-up text")
+struct StartupTextTests {
+    @Test("the executable's text mapping is found in /proc/self/maps and advised")
+    func releasesText() throws {
+        // The test runner's own binary: its code faults back in as the tests go on.
+        let outcome = try #require(StartupText.release())
+        #expect(outcome.bytes > 0)
+        #expect(outcome.bytes % 4096 == 0)
+        #expect(outcome.advice == "MADV_PAGEOUT" || outcome.advice == "MADV_DONTNEED")
+    }
+}
