@@ -21,8 +21,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CLinuxInput",
-            pkgConfig: "libevdev libudev libsystemd",
-            providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev", "libsystemd-dev"])]
+            pkgConfig: "libevdev libudev",
+            providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev"])]
         ),
         // PURE: the Swift standard library only.
         // libm is linked explicitly: `Double.rounded()` and friends lower to libm calls, and no

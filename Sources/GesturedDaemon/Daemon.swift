@@ -29,6 +29,10 @@ public struct DaemonOptions: Sendable {
     /// of real devices) or the environment names a system bus; a replay-only daemon (demo,
     /// tests) then stays off the machine's real bus.
     public var followLogind: Bool?
+    /// Once started, have the kernel reclaim the pages of the executable's code that
+    /// start-up ran (``StartupText``). The `gestured` command sets it; not in-process runs
+    /// (tests, benchmarks), whose executable is not the daemon's.
+    public var releaseStartupText = false
 
     public init() {}
 }
@@ -175,6 +179,9 @@ public final class Daemon: Sendable {
         let deviceCount = await hub.deviceNodes.count
         notifier.notify("READY=1\nSTATUS=Watching \(deviceCount) touch device(s)")
         logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
+        if options.releaseStartupText, let released = StartupText.release() {
+            logger.debug("Gave back the start-up code's pages", [("bytes", "\(released.bytes)"), ("advice", released.advice)])
+        }
 
         var reason = "stopped"
         loop: for await event in events.stream {

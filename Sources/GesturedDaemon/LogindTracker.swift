@@ -56,7 +56,7 @@ struct LogindModel: Equatable {
     }
 }
 
-/// Follows `org.freedesktop.login1` on the system bus (sd-bus through ``SystemBus``) and keeps
+/// Follows `org.freedesktop.login1` on the system bus (through ``SystemBus``, the project's D-Bus client) and keeps
 /// ``SeatSessions`` current: each seat's active session, its user and `LockedHint`.
 ///
 /// Signals, never polling: matches on `PropertiesChanged` of logind's objects, on the
@@ -129,8 +129,8 @@ public actor LogindTracker {
                 { $0.nameOwnerChanged($1) }
             ),
             // sender= by well-known name: the bus daemon delivers only what its current owner
-            // sends (sd-bus itself lets any unique sender through); each handler checks the
-            // sender against logind's unique name as well.
+            // sends (``SystemBus`` itself lets any unique sender through, as sd-bus did);
+            // each handler checks the sender against logind's unique name as well.
             ("type='signal',sender='\(Self.busName)',interface='\(Self.managerInterface)',path='\(Self.managerPath)'", { $0.managerSignal($1) }),
             (
                 "type='signal',sender='\(Self.busName)',interface='\(Self.propertiesInterface)',member='PropertiesChanged',"

@@ -1,8 +1,6 @@
-internal import CLinuxInput
 internal import Glibc
 
-/// A value of a D-Bus message body, decoded into Swift (sd-bus reads it; nothing of sd-bus
-/// leaves this file).
+/// A value of a D-Bus message body, decoded into Swift (``DBusWire`` reads and writes them).
 public indirect enum BusValue: Sendable, Hashable {
     case byte(UInt8)
     case bool(Bool)
@@ -93,11 +91,12 @@ public struct BusMessage: Sendable, Hashable {
     public var body: [BusValue]
 }
 
-/// One connection to a D-Bus system bus through sd-bus, driven by an ``EventLoop``: its
-/// socket is watched by the loop (readable always, writable while sd-bus has queued output),
-/// and sd-bus's own deadline (method-call timeouts) is a loop timer. Nothing blocks: the
-/// connection is set up, matches are installed and methods are called asynchronously, and
-/// replies and signals run their handlers on the loop thread.
+/// One connection to a D-Bus system bus, the project's own client (DESIGN.md "A D-Bus client
+/// of our own"): a Unix stream socket, `EXTERNAL` authentication, then the messages of
+/// ``DBusWire``. Driven by an ``EventLoop``: the socket is watched by the loop (readable
+/// always, writable while output is queued), and method-call timeouts are a loop timer.
+/// Nothing blocks: authentication, `Hello`, matches and method calls go out asynchronously,
+/// and replies and signals run their handlers on the loop thread.
 ///
 /// Confinement: every method must be called on the loop thread (from an actor whose executor
 /// is the loop). `@unchecked Sendable` only so that blocks queued on the loop may capture it.
@@ -112,70 +111,110 @@ public final class SystemBus: @unchecked Sendable {
         return defaultAddress
     }
 
+    /// A method call's wait for its reply when the caller gives none (sd-bus's default).
+    public static let defaultTimeoutMicroseconds: UInt64 = 25_000_000
+
+    private struct Pending {
+        var deadline: Int64
+        var reply: (Result<BusMessage, BusError>) -> Void
+    }
+
     private let loop: EventLoop
-    private var bus: OpaquePointer?
+    private var fd: Int32 = -1
     private var watch: FileWatch?
     private var timer: LoopTimer?
-    private var isProcessing = false
-    private var closeRequested = false
+    /// Until the bus's `OK`: messages wait in `held`, behind the authentication lines.
+    private var authenticated = false
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var held: [UInt8] = []
+    private var nextSerial: UInt32 = 1
+    private var pending: [UInt32: Pending] = [:]
+    private var matches: [(rule: BusMatchRule, handler: (BusMessage) -> Void)] = []
     private var dispatchQueued = false
     private let onClosed: (String) -> Void
     public let address: String
+    /// This connection's unique name (":1.42"), once the bus answered `Hello`.
+    public private(set) var uniqueName: String?
 
-    /// Connects to the bus at `address` (the connection completes asynchronously; calls made
+    /// Connects to the bus at `address` (authentication completes asynchronously; calls made
     /// before go out once it has).
-    /// - Parameter onClosed: called once, on the loop thread, if the connection is lost.
-    /// - Throws: when the address is malformed or its socket cannot be connected (no bus).
+    /// - Parameter onClosed: called once, on the loop thread, if the connection is lost (the
+    ///   bus closed it, refused the authentication or a match, or sent what is not D-Bus).
+    /// - Throws: when the address is malformed or none of its sockets can be connected (no bus).
     public init(address: String, loop: EventLoop, onClosed: @escaping (String) -> Void) throws(SystemError) {
         self.loop = loop
         self.address = address
         self.onClosed = onClosed
-        var bus: OpaquePointer?
-        var r = sd_bus_new(&bus)
-        guard r >= 0, let bus else { throw SystemError(operation: "create an sd-bus connection", errno: Errno(rawValue: -r)) }
-        r = sd_bus_set_address(bus, address)
-        if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
-        if r >= 0 { r = sd_bus_start(bus) }
-        guard r >= 0 else {
-            sd_bus_unref(bus)
-            throw SystemError(operation: "connect to the system bus", path: address, errno: Errno(rawValue: -r))
-        }
-        self.bus = bus
-        let fd = sd_bus_get_fd(bus)
+        let targets: [DBusWire.SocketAddress]
         do {
-            watch = try loop.watch(fd) { [weak self] in self?.process() }
+            targets = try DBusWire.socketAddresses(address)
         } catch {
-            sd_bus_close_unref(bus)
-            self.bus = nil
+            throw SystemError(operation: "use the D-Bus address (\(error))", path: address, errno: .invalidArgument)
+        }
+        var lastError = SystemError(operation: "connect to the system bus", path: address, errno: .noSuchFileOrDirectory)
+        for target in targets {
+            do {
+                fd = try Self.connect(target)
+                break
+            } catch {
+                lastError = SystemError(operation: "connect to the system bus", path: address, errno: error)
+            }
+        }
+        guard fd >= 0 else { throw lastError }
+        do {
+            watch = try loop.watch(fd) { [weak self] in self?.readable() }
+        } catch {
+            _ = Glibc.close(fd)
+            fd = -1
             throw SystemError(operation: "watch the system bus connection", path: address, errno: error)
         }
-        timer = loop.makeTimer { [weak self] in self?.process() }
-        updateInterest()
-    }
-
-    deinit {
-        if let bus { sd_bus_close_unref(bus) }
-    }
-
-    /// Whether the connection is still up.
-    public var isOpen: Bool { bus != nil }
-
-    /// Installs a match rule (`type='signal',…`, D-Bus specification) and calls `handler`
-    /// for every message it matches. A rule the bus refuses closes the connection.
-    public func addMatch(_ rule: String, handler: @escaping (BusMessage) -> Void) throws(SystemError) {
-        guard let bus else { throw SystemError(operation: "add a match on the closed system bus", errno: .connectionReset) }
-        let box = Unmanaged.passRetained(HandlerBox(messages: handler)).toOpaque()
-        let r = gestured_bus_add_match_async(bus, rule, busMessageCallback, nil, busDestroyCallback, box)
-        if r < 0 {
-            Unmanaged<HandlerBox>.fromOpaque(box).release()
-            throw SystemError(operation: "add the match \(rule)", errno: Errno(rawValue: -r))
+        timer = loop.makeTimer { [weak self] in self?.expire() }
+        output = DBusWire.authentication(uid: geteuid())
+        // The first message must be Hello; its timeout also bounds the authentication.
+        send(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "Hello", arguments: [], timeoutMicroseconds: 0) {
+            [weak self] result in
+            switch result {
+            case .success(let reply): self?.uniqueName = reply.body.first?.text
+            case .failure(let error): self?.lose("the bus did not answer Hello: \(error)")
+            }
         }
         scheduleProcessing()
     }
 
-    /// Calls a method; `reply` runs on the loop thread with the reply's body or its error
-    /// (sd-bus turns a timeout or a lost connection into an error reply).
-    /// - Parameter arguments: strings, object paths, booleans and 32-bit unsigned integers.
+    deinit {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// Whether the connection is still up.
+    public var isOpen: Bool { fd >= 0 }
+
+    /// Installs a match rule (`type='signal',…`, D-Bus specification) and calls `handler`
+    /// for every message it matches. A rule the bus refuses closes the connection.
+    /// - Throws: on a closed connection, or a rule that is not one (`EINVAL`).
+    public func addMatch(_ rule: String, handler: @escaping (BusMessage) -> Void) throws(SystemError) {
+        guard fd >= 0 else { throw SystemError(operation: "add a match on the closed system bus", errno: .connectionReset) }
+        let parsed: BusMatchRule
+        do {
+            parsed = try BusMatchRule(parsing: rule)
+        } catch {
+            throw SystemError(operation: "add the match \(rule) (\(error))", errno: .invalidArgument)
+        }
+        matches.append((parsed, handler))
+        send(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "AddMatch", arguments: [.string(rule)], timeoutMicroseconds: 0) {
+            [weak self] result in
+            if case .failure(let error) = result { self?.lose("the bus refused the match \(rule): \(error)") }
+        }
+        scheduleProcessing()
+    }
+
+    /// Calls a method; `reply` runs on the loop thread with the reply's body or its error (a
+    /// timeout is `org.freedesktop.DBus.Error.NoReply`).
+    /// - Parameter arguments: values of the basic types (strings, object paths, booleans,
+    ///   integers).
+    /// - Parameter timeoutMicroseconds: 0 for ``defaultTimeoutMicroseconds``.
     public func call(
         destination: String,
         path: String,
@@ -185,50 +224,207 @@ public final class SystemBus: @unchecked Sendable {
         timeoutMicroseconds: UInt64 = 0,
         reply: @escaping (Result<BusMessage, BusError>) -> Void
     ) {
-        guard let bus else {
+        guard fd >= 0 else {
             fail(reply, BusError(name: "org.freedesktop.DBus.Error.Disconnected", message: "the system bus connection is closed"))
             return
         }
-        var message: OpaquePointer?
-        var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
-        guard r >= 0, let message else {
-            fail(reply, BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot create the call \(interface).\(member): \(Errno(rawValue: -r))"))
-            return
-        }
-        defer { sd_bus_message_unref(message) }
-        for argument in arguments {
-            r = Self.append(argument, to: message)
-            guard r >= 0 else {
-                fail(reply, BusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "cannot append \(argument) to \(interface).\(member)"))
-                return
-            }
-        }
-        let box = Unmanaged.passRetained(HandlerBox(decoded: { decoded in
-            if let error = decoded.error { reply(.failure(error)) } else { reply(.success(decoded.message)) }
-        })).toOpaque()
-        r = gestured_bus_call_async(bus, message, busMessageCallback, busDestroyCallback, box, timeoutMicroseconds)
-        if r < 0 {
-            Unmanaged<HandlerBox>.fromOpaque(box).release()
-            fail(reply, BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot send \(interface).\(member): \(Errno(rawValue: -r))"))
-            return
-        }
+        send(destination: destination, path: path, interface: interface, member: member, arguments: arguments, timeoutMicroseconds: timeoutMicroseconds, reply: reply)
         scheduleProcessing()
     }
 
     /// Closes the connection (pending calls are dropped without their replies).
     public func close() {
-        if isProcessing {
-            closeRequested = true
-            return
-        }
         watch?.cancel()
         watch = nil
         timer?.cancel()
         timer = nil
-        // Not flushed: nothing queued matters once closing, and a flush could wait on a
-        // wedged bus with the loop blocked.
-        if let bus { sd_bus_close_unref(bus) }
-        bus = nil
+        // Not flushed: nothing queued matters once closing.
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+        pending.removeAll()
+        matches.removeAll()
+        output.removeAll()
+        held.removeAll()
+        input.removeAll()
+        inputStart = 0
+        outputStart = 0
+    }
+
+    // MARK: Sending
+
+    private func send(
+        destination: String, path: String, interface: String, member: String, arguments: [BusValue], timeoutMicroseconds: UInt64,
+        reply: @escaping (Result<BusMessage, BusError>) -> Void
+    ) {
+        let serial = nextSerial
+        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+        let header = DBusWire.Header(type: .methodCall, serial: serial, path: path, interface: interface, member: member, destination: destination)
+        let bytes: [UInt8]
+        do {
+            bytes = try DBusWire.encode(header, body: arguments)
+        } catch {
+            fail(reply, BusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "cannot send \(interface).\(member): \(error)"))
+            return
+        }
+        let timeout = timeoutMicroseconds == 0 ? Self.defaultTimeoutMicroseconds : timeoutMicroseconds
+        pending[serial] = Pending(deadline: MonotonicClock.nowMicroseconds() + Int64(min(timeout, UInt64(Int64.max / 2))), reply: reply)
+        queue(bytes)
+        armTimer()
+    }
+
+    private func queue(_ bytes: [UInt8]) {
+        if authenticated { output += bytes } else { held += bytes }
+    }
+
+    /// Writes what the socket takes; the rest waits for it to be writable.
+    private func flush() {
+        while fd >= 0, outputStart < output.count {
+            let result = output.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + outputStart, raw.count - outputStart, Int32(MSG_NOSIGNAL))
+            }
+            if result > 0 {
+                outputStart += result
+                continue
+            }
+            let errno = Errno.current
+            if errno == .interrupted { continue }
+            if errno == .wouldBlock {
+                if watch?.watchesWritable == false { watch?.setWritableHandler { [weak self] in self?.flush() } }
+                return
+            }
+            lose("cannot write to the bus: \(errno)")
+            return
+        }
+        output.removeAll(keepingCapacity: true)
+        outputStart = 0
+        if watch?.watchesWritable == true { watch?.setWritableHandler(nil) }
+    }
+
+    // MARK: Receiving
+
+    private func readable() {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while fd >= 0 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                input += chunk[0..<n]
+                continue
+            }
+            if n == 0 { return lose("the bus closed the connection") }
+            let errno = Errno.current
+            if errno == .interrupted { continue }
+            if errno == .wouldBlock { break }
+            return lose("cannot read from the bus: \(errno)")
+        }
+        parse()
+        flush()
+    }
+
+    private func parse() {
+        if !authenticated {
+            guard let end = lineEnd() else {
+                if input.count - inputStart > 512 { lose("the bus's authentication answer is not a line") }
+                return
+            }
+            let line = String(decoding: input[inputStart..<end], as: UTF8.self)
+            inputStart = end + 2
+            guard line.hasPrefix("OK ") else { return lose("the bus refused the authentication: \(line)") }
+            authenticated = true
+            output += held
+            held = []
+        }
+        while fd >= 0 {
+            let length: Int?
+            do {
+                length = try DBusWire.messageLength(input[inputStart...])
+            } catch {
+                return lose("the bus sent what is not D-Bus: \(error)")
+            }
+            guard let length, input.count - inputStart >= length else { break }
+            let bytes = Array(input[inputStart..<inputStart + length])
+            inputStart += length
+            let decoded: (header: DBusWire.Header, body: [BusValue])
+            do {
+                decoded = try DBusWire.decode(bytes)
+            } catch {
+                // A malformed message from a peer is skipped (the bus checks what it
+                // forwards, so this is rare); the stream itself is still in step.
+                continue
+            }
+            dispatch(decoded.header, decoded.body)
+        }
+        if inputStart == input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 65536)
+            inputStart = 0
+        } else if inputStart > 65536 {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+    }
+
+    private func lineEnd() -> Int? {
+        var i = inputStart
+        while i + 1 < input.count {
+            if input[i] == 13, input[i + 1] == 10 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func dispatch(_ header: DBusWire.Header, _ body: [BusValue]) {
+        let message = BusMessage(sender: header.sender, path: header.path, interface: header.interface, member: header.member, body: body)
+        switch header.type {
+        case .methodReturn, .error:
+            guard let serial = header.replySerial, let call = pending.removeValue(forKey: serial) else { return }
+            armTimer()
+            if header.type == .error {
+                call.reply(.failure(BusError(name: header.errorName ?? "org.freedesktop.DBus.Error.Failed", message: body.first?.text ?? "")))
+            } else {
+                call.reply(.success(message))
+            }
+        case .signal:
+            for match in matches where match.rule.matches(header, body) {
+                guard fd >= 0 else { return }
+                match.handler(message)
+            }
+        case .methodCall:
+            // Nothing is served here (sd-bus answered the same to what it had no object for).
+            guard header.flags & DBusWire.noReplyExpected == 0, let sender = header.sender else { return }
+            let serial = nextSerial
+            nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+            let answer = DBusWire.Header(
+                type: .error, flags: DBusWire.noReplyExpected, serial: serial, errorName: "org.freedesktop.DBus.Error.UnknownObject",
+                replySerial: header.serial, destination: sender)
+            if let bytes = try? DBusWire.encode(answer, body: [.string("gestured serves no objects")]) { queue(bytes) }
+        }
+    }
+
+    // MARK: Timeouts and failures
+
+    private func armTimer() {
+        guard let deadline = pending.values.lazy.map(\.deadline).min() else {
+            timer?.disarm()
+            return
+        }
+        timer?.schedule(atMonotonicMicroseconds: deadline)
+    }
+
+    private func expire() {
+        let now = MonotonicClock.nowMicroseconds()
+        let expired = pending.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
+        for (serial, _) in expired { pending[serial] = nil }
+        armTimer()
+        for (_, call) in expired {
+            guard fd >= 0 else { return }
+            call.reply(.failure(BusError(name: "org.freedesktop.DBus.Error.NoReply", message: "Method call timed out")))
+        }
+        flush()
+    }
+
+    private func lose(_ reason: String) {
+        guard fd >= 0 else { return }
+        close()
+        onClosed(reason)
     }
 
     /// Failures found while making a call, answered on the next processing pass: replies
@@ -240,7 +436,7 @@ public final class SystemBus: @unchecked Sendable {
         scheduleProcessing()
     }
 
-    /// Processes once the current work on the loop is done (after a call queued output).
+    /// Writes once the current work on the loop is done (after a call queued output).
     private func scheduleProcessing() {
         guard !dispatchQueued else { return }
         dispatchQueued = true
@@ -250,166 +446,37 @@ public final class SystemBus: @unchecked Sendable {
             let failed = self.failedCalls
             self.failedCalls.removeAll()
             for call in failed { call.reply(.failure(call.error)) }
-            self.process()
+            self.flush()
         }
     }
 
-    /// Lets sd-bus read, write and dispatch until it has nothing left, then tells the loop
-    /// what to wait for next.
-    private func process() {
-        guard let bus, !isProcessing else { return }
-        isProcessing = true
-        var lost: String?
+    // MARK: The socket
+
+    private static func connect(_ target: DBusWire.SocketAddress) throws(Errno) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name: [UInt8]
+        switch target {
+        case .path(let path): name = Array(path.utf8) + [0]
+        case .abstract(let abstract): name = [0] + Array(abstract.utf8)
+        }
+        guard name.count <= MemoryLayout.size(ofValue: address.sun_path) else { throw .nameTooLong }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in name.enumerated() { raw[i] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.count)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw Errno.current }
         while true {
-            let r = sd_bus_process(bus, nil)
-            if r < 0 {
-                lost = "\(Errno(rawValue: -r))"
-                break
-            }
-            if r == 0 || closeRequested { break }
-        }
-        isProcessing = false
-        if closeRequested {
-            close()
-            return
-        }
-        if lost == nil, sd_bus_is_open(bus) <= 0 { lost = "the bus closed the connection" }
-        if let lost {
-            close()
-            onClosed(lost)
-            return
-        }
-        updateInterest()
-    }
-
-    private func updateInterest() {
-        guard let bus else { return }
-        let events = sd_bus_get_events(bus)
-        if events >= 0, Int16(events) & Int16(POLLOUT) != 0 {
-            if watch?.watchesWritable == false { watch?.setWritableHandler { [weak self] in self?.process() } }
-        } else {
-            watch?.setWritableHandler(nil)
-        }
-        var deadline: UInt64 = 0
-        if sd_bus_get_timeout(bus, &deadline) >= 0, deadline != UInt64.max {
-            // Absolute CLOCK_MONOTONIC µs, the loop timer's clock; 0 = process at once.
-            timer?.schedule(atMonotonicMicroseconds: Int64(min(deadline, UInt64(Int64.max))))
-        } else {
-            timer?.disarm()
+            let r = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) } }
+            if r == 0 { return fd }
+            let errno = Errno.current
+            if errno == .interrupted { continue }
+            // A Unix socket whose listener's backlog is full: the connection completes when
+            // writable; the first write tells if it failed.
+            if errno == .wouldBlock || errno.rawValue == EINPROGRESS { return fd }
+            _ = Glibc.close(fd)
+            throw errno
         }
     }
-
-    // MARK: Messages
-
-    private static func append(_ value: BusValue, to message: OpaquePointer) -> Int32 {
-        switch value {
-        case .string(let s): return s.withCString { sd_bus_message_append_basic(message, typeCode("s"), $0) }
-        case .objectPath(let s): return s.withCString { sd_bus_message_append_basic(message, typeCode("o"), $0) }
-        case .bool(let b):
-            var v: Int32 = b ? 1 : 0
-            return sd_bus_message_append_basic(message, typeCode("b"), &v)
-        case .uint32(let u):
-            var v = u
-            return sd_bus_message_append_basic(message, typeCode("u"), &v)
-        default:
-            return -EINVAL
-        }
-    }
-
-    fileprivate static func decode(_ message: OpaquePointer) -> (message: BusMessage, error: BusError?) {
-        func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
-        var decoded = BusMessage(
-            sender: text(sd_bus_message_get_sender(message)),
-            path: text(sd_bus_message_get_path(message)),
-            interface: text(sd_bus_message_get_interface(message)),
-            member: text(sd_bus_message_get_member(message)),
-            body: []
-        )
-        if sd_bus_message_is_method_error(message, nil) > 0 {
-            let error = sd_bus_message_get_error(message)
-            return (decoded, BusError(name: text(error?.pointee.name) ?? "org.freedesktop.DBus.Error.Failed", message: text(error?.pointee.message) ?? ""))
-        }
-        decoded.body = readValues(message)
-        return (decoded, nil)
-    }
-
-    private static func readValues(_ message: OpaquePointer) -> [BusValue] {
-        var values: [BusValue] = []
-        while true {
-            var type: CChar = 0
-            var contents: UnsafePointer<CChar>?
-            guard sd_bus_message_peek_type(message, &type, &contents) > 0, let value = readValue(message, type, contents) else { break }
-            values.append(value)
-        }
-        return values
-    }
-
-    private static func readValue(_ message: OpaquePointer, _ type: CChar, _ contents: UnsafePointer<CChar>?) -> BusValue? {
-        func basic<T: BitwiseCopyable>(_ initial: T) -> T? {
-            var value = initial
-            let r = withUnsafeMutableBytes(of: &value) { sd_bus_message_read_basic(message, type, $0.baseAddress) }
-            return r > 0 ? value : nil
-        }
-        switch UInt8(bitPattern: type) {
-        case UInt8(ascii: "a"), UInt8(ascii: "r"), UInt8(ascii: "v"), UInt8(ascii: "e"):
-            guard sd_bus_message_enter_container(message, type, contents) > 0 else { return nil }
-            let inner = readValues(message)
-            guard sd_bus_message_exit_container(message) > 0 else { return nil }
-            switch UInt8(bitPattern: type) {
-            case UInt8(ascii: "a"): return .array(inner)
-            case UInt8(ascii: "r"): return .structure(inner)
-            case UInt8(ascii: "v"): return inner.first.map { .variant($0) }
-            default: return inner.count == 2 ? .dictEntry(inner[0], inner[1]) : nil
-            }
-        case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
-            var pointer: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(message, type, &pointer) > 0, let pointer else { return nil }
-            let s = String(cString: pointer)
-            switch UInt8(bitPattern: type) {
-            case UInt8(ascii: "s"): return .string(s)
-            case UInt8(ascii: "o"): return .objectPath(s)
-            default: return .signature(s)
-            }
-        case UInt8(ascii: "b"): return basic(Int32(0)).map { .bool($0 != 0) }
-        case UInt8(ascii: "y"): return basic(UInt8(0)).map { .byte($0) }
-        case UInt8(ascii: "n"): return basic(Int16(0)).map { .int16($0) }
-        case UInt8(ascii: "q"): return basic(UInt16(0)).map { .uint16($0) }
-        case UInt8(ascii: "i"): return basic(Int32(0)).map { .int32($0) }
-        case UInt8(ascii: "u"): return basic(UInt32(0)).map { .uint32($0) }
-        case UInt8(ascii: "x"): return basic(Int64(0)).map { .int64($0) }
-        case UInt8(ascii: "t"): return basic(UInt64(0)).map { .uint64($0) }
-        case UInt8(ascii: "d"): return basic(Double(0)).map { .double($0) }
-        case UInt8(ascii: "h"): return basic(Int32(0)).map { _ in .unixFD }
-        default: return nil
-        }
-    }
-
-    private static func typeCode(_ code: Unicode.Scalar) -> CChar { CChar(bitPattern: UInt8(code.value)) }
-}
-
-/// A handler handed to sd-bus as a slot's userdata (retained; released by the slot's destroy
-/// callback, exactly once).
-private final class HandlerBox {
-    let handler: ((message: BusMessage, error: BusError?)) -> Void
-
-    init(decoded handler: @escaping ((message: BusMessage, error: BusError?)) -> Void) {
-        self.handler = handler
-    }
-
-    /// Signals: errors do not occur.
-    init(messages handler: @escaping (BusMessage) -> Void) {
-        self.handler = { decoded in handler(decoded.message) }
-    }
-}
-
-private let busMessageCallback: sd_bus_message_handler_t = { message, userdata, _ in
-    guard let message, let userdata else { return 0 }
-    let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
-    box.handler(SystemBus.decode(message))
-    return 0
-}
-
-private let busDestroyCallback: sd_bus_destroy_t = { userdata in
-    guard let userdata else { return }
-    Unmanaged<HandlerBox>.fromOpaque(userdata).release()
 }
