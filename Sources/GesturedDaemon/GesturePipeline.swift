@@ -54,7 +54,10 @@ public struct GesturePipeline: Sendable {
     /// moves the pointer before a second joins it, so a multi-finger pan counts only what
     /// its fingers do together (``PanParameters/tracksOnlyWithMinimumTouches``); and a
     /// tap is short (``touchpadMaximumTapDuration``), a contact resting longer is a palm, a
-    /// thumb or the pointer at rest.
+    /// thumb or the pointer at rest; and a hold ends when its fingers go on to scroll, swipe
+    /// or pinch (``LongPressParameters/yieldsToMotion``): libinput's touchpad hold is
+    /// cancelled by the scroll, swipe or pinch that follows it (`evdev-mt-touchpad-gestures.c`,
+    /// state HOLD on a scroll, swipe or pinch event: `tp_gesture_cancel`, then that gesture).
     static func devicePolicy(_ configuration: EngineConfiguration, device: DeviceDescription) -> EngineConfiguration {
         guard device.kind == .touchpad else { return configuration }
         var adjusted = configuration
@@ -71,6 +74,9 @@ public struct GesturePipeline: Sendable {
                 parameters.maximumTapDuration = min(parameters.maximumTapDuration, touchpadMaximumTapDuration)
                 parameters.restartsTimerOnLanding = true
                 adjusted.recognizers[index].kind = .tap(parameters)
+            case .longPress(var parameters):
+                parameters.yieldsToMotion = true
+                adjusted.recognizers[index].kind = .longPress(parameters)
             default:
                 break
             }

@@ -178,18 +178,20 @@ func policyReport(_ loaded: LoadedConfiguration) -> String {
     for (before, after) in zip(configured.recognizers, adjusted.recognizers) where before != after {
         let old = Set(before.rendered.split(separator: "\n"))
         var lines = after.rendered.split(separator: "\n").filter { !old.contains($0) }.map(String.init)
-        // Two of the policy's changes have no key of their own.
+        // Three of the policy's changes have no key of their own.
         switch (before.kind, after.kind) {
         case (.pan(let b), .pan(let a)) where a.tracksOnlyWithMinimumTouches != b.tracksOnlyWithMinimumTouches:
             lines.append("(pans only while its minimum number of fingers is down)")
         case (.pinch(let b), .pinch(let a)) where a.requiresOpposingMotion != b.requiresOpposingMotion:
             lines.append("(begins only when the fingers move apart or together)")
+        case (.longPress(let b), .longPress(let a)) where a.yieldsToMotion != b.yieldsToMotion:
+            lines.append("(cancelled when its fingers go on to scroll, swipe or pinch)")
         default: break
         }
         text += "# [Gesture \(after.name)] \(lines.joined(separator: " "))\n"
         changed += 1
     }
-    if changed == 0 { text += "# (nothing: no pinch, pan or tap gesture)\n" }
+    if changed == 0 { text += "# (nothing: no pinch, pan, tap or long-press gesture)\n" }
     return text
 }
 

@@ -25,6 +25,9 @@ public struct TranslationSample: Sendable, Hashable {
 /// What came out of one replay.
 public struct Observation: Sendable {
     public var records: [GestureRecord] = []
+    /// Holds the engine cancelled while the recording ran (withdrawn, see
+    /// ``Evaluator/observation(of:withdrawnBefore:)``): shown, not judged.
+    public var withdrawn: [GestureRecord] = []
     /// Path length (mm) of the single touch passed on to the sink while it was the only one.
     public var pointerTravel = 0.0
     /// The time (µs) of the last frame the touch filter passed on with at least the key's
@@ -54,6 +57,9 @@ public struct Observation: Sendable {
                 text += "[\(direction.rawValue)]"
             }
             return text
+        }
+        for name in Set(withdrawn.map(\.name)).sorted() {
+            parts.append("(\(name)×\(withdrawn.count { $0.name == name }) cancelled)")
         }
         parts.append("pointer \(formatMM(pointerTravel))")
         return parts.joined(separator: " ")
@@ -141,6 +147,7 @@ public struct Evaluator: Sendable {
         let filterSettings = self.filterSettings.isEnabled ? self.filterSettings.applying(setup.quirks) : self.filterSettings
         var pipeline = GesturePipeline(node: path, device: setup.device, configuration: setup.configuration, filterSettings: filterSettings)
         var outputs = pipeline.feed(recording.events)
+        let whileRecording = outputs.count
         outputs += pipeline.finishReplay()
         let fingerCounts = Set(expectation.checks.compactMap { check -> Int? in
             if case .panDirectionAfter(_, _, let fingers) = check { return fingers }
@@ -158,7 +165,7 @@ public struct Evaluator: Sendable {
                 }
             }
         }
-        var observation = Self.observation(of: outputs)
+        var observation = Self.observation(of: outputs, withdrawnBefore: whileRecording)
         observation.kind = kind
         if !fingerCounts.isEmpty {
             observation.lastFrameWithAtLeast = lastFrames(
@@ -213,11 +220,23 @@ public struct Evaluator: Sendable {
     }
 
     /// Gestures and pointer travel from engine outputs.
-    static func observation(of outputs: [EngineOutput]) -> Observation {
+    ///
+    /// A hold (long press) cancelled by an output before `withdrawnBefore` — while the
+    /// recording still ran, so by the engine (a swipe, scroll or pinch took its touches on a
+    /// touchpad, the filter cancelled them), not by the replay's end — is withdrawn: not an
+    /// outcome. A hold carries no motion; what it means is that the fingers stayed, which
+    /// only its end says. libinput's hold has a begin and an end that may be cancelled, the
+    /// Wayland pointer-gestures protocol tells clients to take no lasting action before a
+    /// gesture's end, and libinput side by side (compare.awk) counts a hold of either reader
+    /// only at an end that is not cancelled. Pans and pinches deliver their motion as it
+    /// happens, so a cancelled scroll still scrolled and counts; so does a hold the replay's
+    /// end cancels (its fingers were still down).
+    static func observation(of outputs: [EngineOutput], withdrawnBefore: Int = 0) -> Observation {
         var observation = Observation()
+        var withdrawn: [Int] = []
         var open: [UInt64: Int] = [:]
         var active: [TouchID: PhysicalPoint] = [:]
-        for output in outputs {
+        for (position, output) in outputs.enumerated() {
             switch output {
             case .gesture(let event):
                 switch event.state {
@@ -239,7 +258,10 @@ public struct Evaluator: Sendable {
                         observation.records[index].samples.append(TranslationSample(time: event.timestamp.microseconds, translation: translation))
                     }
                     observation.records[index].scale = event.scale ?? observation.records[index].scale
-                    if event.state == .cancelled { observation.records[index].cancelled = true }
+                    if event.state == .cancelled {
+                        observation.records[index].cancelled = true
+                        if position < withdrawnBefore, event.kind == .longPress { withdrawn.append(index) }
+                    }
                     if event.state != .changed { open[event.sequence] = nil }
                 case .possible, .failed:
                     continue
@@ -259,6 +281,9 @@ public struct Evaluator: Sendable {
                     active[touch.touch] = nil
                 }
             }
+        }
+        for index in withdrawn.sorted().reversed() {
+            observation.withdrawn.insert(observation.records.remove(at: index), at: 0)
         }
         return observation
     }

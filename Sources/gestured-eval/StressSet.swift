@@ -151,8 +151,9 @@ public struct StressSet: Sendable {
             var (_, pipeline) = GesturePipeline.forReplay(
                 node: name, device: recording.device, kind: recording.device.kind ?? kind, configurator: configuration.configurator)
             var outputs = pipeline.feed(recording.events)
+            let whileRecording = outputs.count
             outputs += pipeline.finishReplay()
-            let records = Self.records(outputs)
+            let records = Self.records(outputs, withdrawnBefore: whileRecording)
             result.got = records.map(\.summary)
             result.failures = Self.judge(records, scenario)
         } catch {
@@ -179,10 +180,17 @@ public struct StressSet: Sendable {
         }
     }
 
-    static func records(_ outputs: [EngineOutput]) -> [Record] {
+    /// A hold the engine cancelled while the recording ran is withdrawn, as in the corpus
+    /// evaluation (``Evaluator/observation(of:withdrawnBefore:)``).
+    static func records(_ outputs: [EngineOutput], withdrawnBefore: Int = 0) -> [Record] {
         var records: [Record] = []
         var open: [UInt64: Int] = [:]
-        for case .gesture(let event) in outputs {
+        var withdrawn: [Int] = []
+        for (position, output) in outputs.enumerated() {
+            guard case .gesture(let event) = output else { continue }
+            if event.state == .cancelled, event.kind == .longPress, position < withdrawnBefore, let index = open[event.sequence] {
+                withdrawn.append(index)
+            }
             switch event.state {
             case .recognized:
                 records.append(Record(name: event.name, direction: event.direction, scale: event.scale, rotation: event.rotation))
@@ -198,6 +206,7 @@ public struct StressSet: Sendable {
                 continue
             }
         }
+        for index in withdrawn.sorted().reversed() { records.remove(at: index) }
         return records
     }
 

@@ -184,6 +184,20 @@ struct SynthesizerTests {
         #expect(plain.filter { $0.usage == .absMTPressure }.map(\.value) == [127])
     }
 
+    @Test("while more fingers are counted than slots, the slotted contacts press at least an eighth of the range")
+    func countedContactPressure() {
+        let profile = PressureProfile(level: 0.4, landing: 0.05, rise: 0.03)
+        var three = GestureSynthesizer(device: twoSlotPad)  // two slots, ABS_MT_PRESSURE 0…255
+        let events = three.events(for: three.tap(fingers: 3, duration: 0.05).pressing(profile))
+        #expect(events.contains { $0.usage == .btnToolTripleTap && $0.value == 1 })
+        // max(0.05, 0.125) × 255 = 31 at the landing, then the profile (42, 72, 102).
+        #expect(events.filter { $0.usage == .absMTPressure }.map(\.value) == [31, 31, 42, 42, 72, 72, 102, 102])
+        // Two fingers on the same pad, each in a slot, keep the profile's light landing.
+        var two = GestureSynthesizer(device: twoSlotPad)
+        let pressures = two.events(for: two.tap(fingers: 2, duration: 0.05).pressing(profile)).filter { $0.usage == .absMTPressure }
+        #expect(pressures.map(\.value).prefix(2) == [12, 12])
+    }
+
     @Test("a stroke's touch major is sent in mm of the axis's resolution, 8 mm unless set")
     func touchMajor() {
         var device = TestDevices.clickpad

@@ -64,7 +64,7 @@ struct BinaryTests {
     func checkConfigPrintsFilterAndPolicy() throws {
         let dir = Self.temporaryDirectory()
         let file = dir.appendingPathComponent("filter.conf")
-        try "[TouchFilter]\nLiftDelay=60ms\n[Gesture pinch]\nKind=pinch\n[Gesture tap]\nKind=tap\n".write(
+        try "[TouchFilter]\nLiftDelay=60ms\n[Gesture pinch]\nKind=pinch\n[Gesture tap]\nKind=tap\n[Gesture hold]\nKind=long_press\nFingers=3\n".write(
             to: file, atomically: true, encoding: .utf8)
         let result = try Self.run(["--check-config", file.path])
         #expect(result.status == 0)
@@ -72,6 +72,7 @@ struct BinaryTests {
         #expect(result.stdout.contains("\nPalmPressure=130\n"), "a default: \(result.stdout)")
         #expect(result.stdout.contains("[Gesture pinch] Hysteresis=4mm (begins only when the fingers move apart or together)"))
         #expect(result.stdout.contains("[Gesture tap] MaximumTapDuration=250ms"))
+        #expect(result.stdout.contains("[Gesture hold] (cancelled when its fingers go on to scroll, swipe or pinch)"), "\(result.stdout)")
         #expect(result.stdout.contains("[Cypress APA Trackpad (cyapa)]"), "the built-in quirks: \(result.stdout)")
     }
 

@@ -66,4 +66,33 @@ struct EvaluationJudgeTests {
         let other = try #require(LabelMapping.expectation(for: plain))
         #expect(other.checks.contains(.panDirection("scroll", .down)))
     }
+
+    static func event(_ name: String, _ kind: GestureKind, _ state: GestureState, sequence: UInt64, at seconds: Double) -> EngineOutput {
+        .gesture(
+            GestureEvent(
+                name: name, kind: kind, state: state, timestamp: Timestamp(seconds: seconds), sequence: sequence, fingers: 3, location: .zero,
+                direction: kind == .swipe ? .left : nil, translation: kind == .swipe ? nil : .zero))
+    }
+
+    @Test("a hold the engine cancelled while the recording ran is withdrawn; one the replay's end cancelled, and a cancelled scroll, count")
+    func withdrawnHold() {
+        let outputs: [EngineOutput] = [
+            Self.event("three-finger-hold", .longPress, .began, sequence: 1, at: 1.5),
+            Self.event("three-finger-hold", .longPress, .cancelled, sequence: 1, at: 1.6),
+            Self.event("three-finger-swipe", .swipe, .recognized, sequence: 2, at: 1.6),
+            Self.event("scroll", .pan, .began, sequence: 3, at: 2.0),
+            Self.event("scroll", .pan, .cancelled, sequence: 3, at: 2.2),
+            Self.event("three-finger-hold", .longPress, .began, sequence: 4, at: 3.0),
+            // The replay's end (finishReplay) from here on.
+            Self.event("three-finger-hold", .longPress, .cancelled, sequence: 4, at: 3.5),
+        ]
+        let observation = Evaluator.observation(of: outputs, withdrawnBefore: 6)
+        #expect(observation.records.map(\.name) == ["three-finger-swipe", "scroll", "three-finger-hold"])
+        #expect(observation.withdrawn.map(\.name) == ["three-finger-hold"])
+        #expect(observation.summary.contains("(three-finger-hold×1 cancelled)"))
+        // Without the split every record counts, as before.
+        #expect(Evaluator.observation(of: outputs).records.count == 4)
+        let stress = StressSet.records(outputs, withdrawnBefore: 6)
+        #expect(stress.map(\.name) == ["three-finger-swipe", "scroll", "three-finger-hold"])
+    }
 }

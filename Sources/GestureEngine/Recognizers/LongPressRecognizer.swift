@@ -165,6 +165,17 @@ struct LongPressRecognizer: CustomRecognizer {
         phase = parameters.numberOfTapsRequired > 0 ? .tapping : .pressing
     }
 
+    /// With ``LongPressParameters/yieldsToMotion`` (touchpads), a begun hold leaves the
+    /// gestures of finger motion possible; whichever of them commits cancels the hold, as
+    /// libinput cancels its touchpad hold when a scroll, swipe or pinch begins.
+    func canPrevent(_ other: RecognizerKind) -> Bool {
+        guard parameters.yieldsToMotion else { return true }
+        switch other {
+        case .pan, .swipe, .pinch, .rotation, .edgePan: return false
+        case .tap, .longPress, .tickle, .custom: return true
+        }
+    }
+
     func values(at now: Timestamp) -> GestureValues {
         let location = held.isEmpty ? lastCentroid : held.centroid
         return GestureValues(

@@ -29,6 +29,13 @@ public struct LongPressParameters: Hashable, Sendable {
     public var allowableMovement = 1.558
     public var numberOfTouchesRequired = 1
     public var numberOfTapsRequired = 0
+    /// A long press that has begun does not exclude a gesture of finger motion (pan, swipe,
+    /// pinch, rotation, edge pan) on its touches, so when the fingers go on to move that
+    /// gesture is still recognized, and its commit cancels the long press (spec §5.4's
+    /// exclusion, the other way round). Off by default (UIKit, spec §5.6: a begun long press
+    /// fails the pan); the touchpad policy turns it on, as libinput's touchpad hold is
+    /// cancelled when a scroll, swipe or pinch begins (DESIGN.md, recog3).
+    public var yieldsToMotion = false
     public init() {}
 }
 

@@ -136,6 +136,14 @@ public struct GestureSynthesizer: Sendable {
                 sent[index] = nil
                 beginning.insert(index)
             }
+            // More fingers than slots: the extra ones count only in BTN_TOOL_*, and the
+            // firmware counts fingers in contact, so the slotted ones press at least
+            // ``countedContactPressure`` (see there) however their profile lands.
+            let countsBeyondSlots = multitouch && active.count > slotCount
+            func pressure(_ index: Int) -> Double {
+                let fraction = strokes[index].pressure.fraction(after: frameTime - strokes[index].down)
+                return countsBeyondSlots ? Swift.max(fraction, Self.countedContactPressure) : fraction
+            }
             // Positions of every finger that has a slot.
             for index in active {
                 guard let slot = slotOf[index] else { continue }
@@ -166,7 +174,7 @@ public struct GestureSynthesizer: Sendable {
                     if previous?.y != point.y { emit(.absMTPositionY, point.y) }
                 }
                 if let axis = device.axis(.absMTPressure) {
-                    let value = Self.units(axis, strokes[index].pressure.fraction(after: frameTime - strokes[index].down))
+                    let value = Self.units(axis, pressure(index))
                     if previous == nil || value != sentPressure[index] {
                         select(slot)
                         emit(.absMTPressure, value)
@@ -200,7 +208,7 @@ public struct GestureSynthesizer: Sendable {
                 if emulated?.x != point.x { emit(.absX, point.x) }
                 if emulated?.y != point.y { emit(.absY, point.y) }
                 if let axis = device.axis(.absPressure) {
-                    let value = Self.units(axis, strokes[first].pressure.fraction(after: frameTime - strokes[first].down))
+                    let value = Self.units(axis, pressure(first))
                     if value != emulatedPressure {
                         emit(.absPressure, value)
                         emulatedPressure = value
@@ -219,6 +227,18 @@ public struct GestureSynthesizer: Sendable {
         }
         return events
     }
+
+    /// The least pressure (fraction of the range) of a slotted contact while the finger count
+    /// exceeds the slots. A pad that counts fingers beyond its slots (`BTN_TOOL_*`, the
+    /// Synaptics two-slot pads) counts fingers in contact: on the alex board, such a pad, no
+    /// slot of the 827 frames counting more fingers than slots presses below 12 % of the
+    /// range, and its contacts land at 11 % and more (5th percentile 13 %; the kernel's
+    /// synaptics driver reports `BTN_TOUCH` above a Z of 30 of 255). A rising profile that
+    /// lands lighter (the libinput side by side's 5 %) would send a hovering contact while
+    /// three fingers are counted, which such a pad does not do. An eighth of the range (31 of
+    /// 255); pads whose fingers all have slots keep their profile (the Cypress and Atmel
+    /// boards' contacts do land at 1–5 %).
+    static let countedContactPressure = 0.125
 
     private func supports(_ usage: EventUsage) -> Bool {
         device.codes.isEmpty || device.supports(usage)
