@@ -326,12 +326,12 @@ private struct Parser {
     }
 
     /// Whether `action` can match many events of one gesture: `changed` among its states, or
-    /// no state filter on a continuous kind (pan, pinch, rotation, edge_pan: began, changed…,
-    /// ended).
+    /// no state filter on a continuous kind (long_press, pan, pinch, rotation, edge_pan:
+    /// began, changed…, ended).
     private static func firesRepeatedly(_ action: Action) -> Bool {
         if action.states.contains(.changed) { return true }
         guard action.states.isEmpty else { return false }
-        let continuous = ["pan", "pinch", "rotation", "edge_pan"]
+        let continuous = ["long_press", "pan", "pinch", "rotation", "edge_pan"]
         return !action.kinds.isEmpty && action.kinds.allSatisfy { continuous.contains($0) }
     }
 
