@@ -231,8 +231,8 @@ public struct GestureSynthesizer: Sendable {
     /// The least pressure (fraction of the range) of a slotted contact while the finger count
     /// exceeds the slots. A pad that counts fingers beyond its slots (`BTN_TOOL_*`, the
     /// Synaptics two-slot pads) counts fingers in contact: on the alex board, such a pad, no
-    /// slot of the 827 frames counting more fingers than slots presses below 12 % of the
-    /// range, and its contacts land at 11 % and more (5th percentile 13 %; the kernel's
+    /// slot in the frames counting more fingers than slots (827 slot-frames) presses below
+    /// 12 % of the range, and its contacts land at 11 % and more (5th percentile 13 %; the kernel's
     /// synaptics driver reports `BTN_TOUCH` above a Z of 30 of 255). A rising profile that
     /// lands lighter (the libinput side by side's 5 %) would send a hovering contact while
     /// three fingers are counted, which such a pad does not do. An eighth of the range (31 of
