@@ -179,8 +179,13 @@ public final class Daemon: Sendable {
         let deviceCount = await hub.deviceNodes.count
         notifier.notify("READY=1\nSTATUS=Watching \(deviceCount) touch device(s)")
         logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
-        if options.releaseStartupText, let released = StartupText.release() {
-            logger.debug("Gave back the start-up code's pages", [("bytes", "\(released.bytes)"), ("advice", released.advice)])
+        if options.releaseStartupText {
+            if let released = StartupText.release() {
+                logger.debug("Gave back the start-up code's pages", [("bytes", "\(released.bytes)"), ("advice", released.advice)])
+            }
+            // Opening a device (classification, quirks, building its recognizers) also runs
+            // code once: given back after each.
+            await hub.setOnDeviceAdded { StartupText.release() }
         }
 
         var reason = "stopped"
