@@ -349,7 +349,7 @@ struct ActionsRunTests {
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning:") }
         #expect(warnings.count == 3, "\(result.stderr)")
         // a long press goes began, changed…, ended too
-        #expect(result.stderr.contains("\(actions.path):24:1: warning: [Action hold-any-state] presses Keys=super+a on every event"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(actions.path):23:1: warning: [Action hold-any-state] presses Keys=super+a on every event"), "\(result.stderr)")
         #expect(result.stderr.contains("\(actions.path):4:1: warning: [Action zoom-every-event] presses Keys=ctrl+plus on every event of a continuous gesture"), "\(result.stderr)")
         #expect(result.stderr.contains("\(actions.path):8:1: warning: [Action pan-any-state] presses Click=left on every event"), "\(result.stderr)")
     }
