@@ -40,13 +40,6 @@ public actor InputHub {
     var lockGate = LockGate()
     /// The batches of the last publishes, reused once no client holds their lines.
     var publishBatches = BatchPool(initial: 4, limit: 1024)
-    /// Runs after each device is opened and set up (the daemon gives back the code that ran
-    /// for it: ``StartupText``).
-    private var onDeviceAdded: (() -> Void)?
-
-    public func setOnDeviceAdded(_ handler: (() -> Void)?) {
-        onDeviceAdded = handler
-    }
 
     /// - Parameter loop: the event loop the hub runs on (the daemon shares one with its IPC
     ///   server, so gestures reach clients from the thread that read the frame).
@@ -208,7 +201,6 @@ public actor InputHub {
                 [("device.node", node), ("device.width_mm", "\(setup.device.widthMillimeters)"), ("device.height_mm", "\(setup.device.heightMillimeters)")])
         }
         updateStatus()
-        onDeviceAdded?()
     }
 
     /// Closes a device; its gestures in flight are published as cancelled.

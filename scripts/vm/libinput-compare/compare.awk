@@ -77,6 +77,10 @@ file == 1 {
 	next
 }
 
+# gesturectl record starts with the slots' last values as a resync (SYN_DROPPED,
+# values, SYN_REPORT), stamped when it opened the device: not an event libinput saw.
+file == 2 && $1 == "E:" && $3 == "0000" && $4 == "0003" { inSeed = 1; next }
+file == 2 && $1 == "E:" && inSeed { if ($3 == "0000" && $4 == "0000") inSeed = 0; next }
 file == 2 && $1 == "E:" {
 	if (!haveStart) { kernelStart = $2 + 0; haveStart = 1 }
 	if ($3 == "0001" && $4 == "014a" && $5 + 0 == 1) burstStart[++bursts] = $2 + 0
