@@ -24,10 +24,15 @@ let package = Package(
             pkgConfig: "libevdev libudev",
             providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev"])]
         ),
-        // PURE: the Swift standard library only.
+        // The seeded generator (SplitMix64) of the synthesizer, the stress set and the tests:
+        // no dependencies, so the protocol tests need not link the engine for it.
+        .target(name: "GesturedRandom", swiftSettings: strictSettings),
+        // PURE: the Swift standard library only (and GesturedRandom, itself stdlib only).
         // libm is linked explicitly: `Double.rounded()` and friends lower to libm calls, and no
         // module of the engine imports Glibc to pull it in.
-        .target(name: "GestureEngine", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
+        .target(
+            name: "GestureEngine", dependencies: ["GesturedRandom"], swiftSettings: strictSettings,
+            linkerSettings: [.linkedLibrary("m")]),
         // Optimized in debug builds too: its JSON reader and writer are the project's own
         // (no FoundationEssentials, DESIGN.md "No Foundation in the daemon"), and unoptimized
         // they made the socket tests' reading clients several times slower than Foundation's
@@ -58,9 +63,6 @@ let package = Package(
             resources: [.embedInCode("Resources/gestured.conf"), .embedInCode("Resources/quirks")],
             swiftSettings: strictSettings
         ),
-        // Test support without dependencies: the seeded generator of the protocol and
-        // configuration tests (the protocol tests must not link the engine for it).
-        .target(name: "GesturedTestRandom", swiftSettings: strictSettings),
         .target(
             name: "GesturedTestSupport",
             dependencies: ["GestureEngine", "GesturedProtocol"],
@@ -82,7 +84,9 @@ let package = Package(
         // The recognition-quality evaluation over the shared corpus (docs/evaluation.md).
         .executableTarget(
             name: "gestured-eval",
-            dependencies: ["GestureEngine", "GesturedConfig", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport"],
+            dependencies: [
+                "GestureEngine", "GesturedConfig", "GesturedDaemon", "GesturedSystem", "GesturedCLISupport", "GesturedRandom",
+            ],
             swiftSettings: strictSettings
         ),
         // Benchmarks (docs/benchmarks.md); its C target (malloc counting, a nanosecond clock) is linked into it only.
@@ -95,30 +99,31 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "GesturedRandomTests", dependencies: ["GesturedRandom"], swiftSettings: strictSettings),
         .testTarget(
             name: "GestureEngineTests",
-            dependencies: ["GestureEngine", "GesturedTestSupport"],
+            dependencies: ["GestureEngine", "GesturedTestSupport", "GesturedRandom"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GesturedProtocolTests",
-            dependencies: ["GesturedProtocol", "GesturedTestSupport", "GesturedTestRandom"],
+            dependencies: ["GesturedProtocol", "GesturedTestSupport", "GesturedRandom"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GesturedConfigTests",
-            dependencies: ["GesturedConfig", "GesturedTestSupport", "GesturedTestRandom"],
+            dependencies: ["GesturedConfig", "GesturedTestSupport", "GesturedRandom"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GesturedSystemTests",
-            dependencies: ["GesturedSystem", "GesturedTestSupport"],
+            dependencies: ["GesturedSystem", "GesturedTestSupport", "GesturedRandom"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GesturedDaemonTests",
-            dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport", "gestured-eval"],
+            dependencies: ["GesturedDaemon", "GesturedClient", "GesturedTestSupport", "GesturedRandom", "gestured-eval"],
             // read from the checkout by the quality test, not bundled
             exclude: ["quality-baseline.txt", "stress-baseline.txt", "stress-baseline-evaluation.txt", "logind-mock.py"],
             swiftSettings: strictSettings

@@ -69,6 +69,7 @@ for cflag in $(pkg-config --cflags libevdev libudev); do flags+=(-Xcc "$cflag");
 # The package modules each module needs (Package.swift), built before it.
 module_dependencies() {
     case "$1" in
+        GestureEngine) echo GesturedRandom ;;
         GesturedConfig) echo GestureEngine ;;
     esac
 }
@@ -108,9 +109,9 @@ build_module() {
 # What each target links: modules, then extra sources from the package.
 target_modules() {
     case "$1" in
-        recording) echo GestureEngine ;;
-        pipeline|config) echo GestureEngine GesturedConfig ;;
-        actions) echo GestureEngine GesturedConfig GesturedProtocol GesturedCLISupport GesturedSystem ;;
+        recording) echo GesturedRandom GestureEngine ;;
+        pipeline|config) echo GesturedRandom GestureEngine GesturedConfig ;;
+        actions) echo GesturedRandom GestureEngine GesturedConfig GesturedProtocol GesturedCLISupport GesturedSystem ;;
         ipc) echo GesturedProtocol ;;
         *) echo "fuzz.sh: unknown target '$1' (known: ${all_targets[*]})" >&2; exit 2 ;;
     esac

@@ -8,7 +8,8 @@ fail() { echo "lint: $*" >&2; status=1; }
 
 # 1. Import boundaries: each target may import only what the table allows.
 declare -A allowed=(
-  [GestureEngine]=""
+  [GesturedRandom]=""
+  [GestureEngine]="GesturedRandom"
   [GesturedProtocol]=""
   [GesturedConfig]="GestureEngine"
   [GesturedLogging]="Synchronization"
@@ -17,10 +18,9 @@ declare -A allowed=(
   [GesturedClient]="GesturedProtocol GesturedSystem"
   [GesturedDaemon]="GestureEngine GesturedProtocol GesturedConfig GesturedLogging GesturedSystem GesturedClient GesturedCLISupport Dispatch Synchronization"
   [GesturedTestSupport]="Testing GestureEngine GesturedProtocol Foundation"
-  [GesturedTestRandom]=""
   [gestured]="GesturedDaemon GesturedCLISupport GesturedLogging GesturedSystem"
   [gesturectl]="GesturedProtocol GesturedSystem GestureEngine GesturedConfig GesturedCLISupport GesturedClient Synchronization"
-  [gestured-eval]="GestureEngine GesturedConfig GesturedDaemon GesturedCLISupport GesturedSystem GesturedProtocol Dispatch Synchronization"
+  [gestured-eval]="GestureEngine GesturedRandom GesturedConfig GesturedDaemon GesturedCLISupport GesturedSystem GesturedProtocol Dispatch Synchronization"
   [gestured-bench]="CBenchSupport Glibc GestureEngine GesturedDaemon GesturedProtocol GesturedSystem GesturedConfig GesturedClient GesturedLogging Dispatch Synchronization"
   [CBenchSupport]=""
 )

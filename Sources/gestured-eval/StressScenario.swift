@@ -1,4 +1,5 @@
 public import GestureEngine
+import GesturedRandom
 
 /// One gesture of the shipped configuration as a user makes it, and what the user means by
 /// it (docs/evaluation.md, "The stress set").

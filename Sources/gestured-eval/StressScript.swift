@@ -1,4 +1,5 @@
 import GestureEngine
+import GesturedRandom
 
 /// Finger paths of one stress scenario under one variant (docs/evaluation.md, "The stress
 /// set"). A hand lays its fingers side by side (18 mm apart on a screen, up to 15 mm on a

@@ -1,3 +1,4 @@
+import GesturedRandom
 import Testing
 
 @testable import GestureEngine

@@ -1,19 +1,7 @@
+import GesturedRandom
 import Testing
 
 @testable import GestureEngine
-
-/// SplitMix64: a tiny deterministic generator so the property test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Properties over random finger scripts")
 struct PropertyTests {
@@ -41,7 +29,7 @@ struct PropertyTests {
     /// A random script: up to 4 fingers going down, wandering and lifting, some cancelled, with
     /// frame gaps from 0 (equal timestamps) to 0.4 s; every finger lifts by the end.
     static func script(seed: UInt64) -> Fingers {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var f = Fingers()
         var down: [(TouchID, PhysicalPoint)] = []
         var t = 0.0

@@ -1,5 +1,5 @@
 import GesturedConfig
-import GesturedTestRandom
+import GesturedRandom
 import Testing
 
 /// ``ConfigText/lines(_:)`` walks UTF-8 bytes for speed; it must give exactly the lines that
@@ -18,9 +18,9 @@ struct ConfigTextTests {
             [0x0A], [0x0D], [0x0D, 0x0A], [0x0D, 0x0D, 0x0A], Array("a".utf8), Array("Key=1".utf8), Array("é".utf8),
             Array("\u{301}".utf8), Array("👍🏽".utf8), [0xFF], [0xE2, 0x82], Array(" ".utf8), Array("[Gesture x]".utf8),
         ]
-        var random = SeededRandom(state: seed)
+        var random = SplitMix64(seed: seed)
         var bytes: [UInt8] = []
-        for _ in 0..<random.below(30) { bytes += pieces[random.below(pieces.count)] }
+        for _ in 0..<random.nextIndex(30) { bytes += pieces[random.nextIndex(pieces.count)] }
         let text = String(decoding: bytes, as: UTF8.self)
         let lines = ConfigText.lines(text)
         #expect(lines == Self.characterLines(text), "text \(bytes)")

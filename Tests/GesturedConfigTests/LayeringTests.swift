@@ -1,5 +1,5 @@
 import GestureEngine
-import GesturedTestRandom
+import GesturedRandom
 import Testing
 
 @testable import GesturedConfig
@@ -377,7 +377,7 @@ struct ValueTests {
             }
             return best.distance <= max(2, word.count / 3) ? best.name : nil
         }
-        var random = SeededRandom(state: 16)
+        var random = SplitMix64(seed: 16)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCXYZ_ ")
         var words = ["", "x", "Tap", "taps", "Colour", "Kindd", String(repeating: "q", count: 60), "DirectionsDirections"]
         for _ in 0..<200 {

@@ -1,4 +1,4 @@
-import GesturedTestRandom
+import GesturedRandom
 import Testing
 
 @testable import GesturedConfig
@@ -16,14 +16,14 @@ struct RobustnessTests {
     @Test("mutated copies of the shipped configuration never crash and point inside the file", arguments: 0..<40)
     func mutations(seed: Int) throws {
         let original = Array(try repositoryFile("config/gestured.conf"))
-        var random = SeededRandom(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         var text = original
-        for _ in 0..<(1 + random.below(20)) where !text.isEmpty {
-            let at = random.below(text.count)
-            switch random.below(3) {
-            case 0: text.removeSubrange(at..<min(text.count, at + random.below(40)))
-            case 1: text.insert(contentsOf: Self.pieces[random.below(Self.pieces.count)], at: at)
-            default: text[at] = Character(Unicode.Scalar(UInt8(32 + random.below(95))))
+        for _ in 0..<(1 + random.nextIndex(20)) where !text.isEmpty {
+            let at = random.nextIndex(text.count)
+            switch random.nextIndex(3) {
+            case 0: text.removeSubrange(at..<min(text.count, at + random.nextIndex(40)))
+            case 1: text.insert(contentsOf: Self.pieces[random.nextIndex(Self.pieces.count)], at: at)
+            default: text[at] = Character(Unicode.Scalar(UInt8(32 + random.nextIndex(95))))
             }
         }
         let mutated = String(text)
@@ -43,9 +43,9 @@ struct RobustnessTests {
 
     @Test("random sequences of syntax pieces never crash", arguments: 0..<40)
     func soup(seed: Int) {
-        var random = SeededRandom(state: UInt64(seed) &+ 1000)
+        var random = SplitMix64(seed: UInt64(seed) &+ 1000)
         var text = ""
-        for _ in 0..<(random.below(200)) { text += Self.pieces[random.below(Self.pieces.count)] }
+        for _ in 0..<(random.nextIndex(200)) { text += Self.pieces[random.nextIndex(Self.pieces.count)] }
         let result = Configuration.parse(text, fileName: "soup")
         #expect(result.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 })
     }

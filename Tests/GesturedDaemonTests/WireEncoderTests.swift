@@ -1,4 +1,5 @@
 import GestureEngine
+import GesturedRandom
 import Testing
 
 @testable import GesturedDaemon
@@ -10,7 +11,7 @@ import Testing
 /// must decode back to that message, for every kind of gesture and every optional key.
 @Suite("Wire encoder")
 struct WireEncoderTests {
-    /// The engine's SplitMix64, with the value shapes these tests draw.
+    /// The shared SplitMix64 (GesturedRandom), with the value shapes these tests draw.
     struct Generator {
         var random: SplitMix64
         init(state: UInt64) { random = SplitMix64(seed: state) }

@@ -1,4 +1,4 @@
-import GesturedTestRandom
+import GesturedRandom
 import Testing
 
 @testable import GesturedProtocol
@@ -13,14 +13,14 @@ struct ProtocolRobustnessTests {
 
     @Test("any chunking of a stream yields the same lines as one chunk", arguments: 0..<50)
     func chunking(seed: Int) {
-        var random = SeededRandom(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         var whole = LineFramer(maximumLineLength: 200)
         let expected = whole.append(Self.stream)
         var framer = LineFramer(maximumLineLength: 200)
         var got: [LineFramer.Event] = []
         var index = 0
         while index < Self.stream.count {
-            let size = 1 + random.below(64)
+            let size = 1 + random.nextIndex(64)
             got += framer.append(Self.stream[index..<min(Self.stream.count, index + size)])
             index += size
         }
@@ -31,12 +31,12 @@ struct ProtocolRobustnessTests {
 
     @Test("mutated requests decode or fail with a protocol error, never crash", arguments: 0..<50)
     func mutatedRequests(seed: Int) {
-        var random = SeededRandom(state: UInt64(seed) &+ 77)
+        var random = SplitMix64(seed: UInt64(seed) &+ 77)
         var bytes = Array(#"{"type":"subscribe","id":3,"gestures":["a"],"states":["began"],"raw_touches":true}"#.utf8)
-        for _ in 0..<(1 + random.below(6)) {
-            let at = random.below(bytes.count)
-            if random.below(2) == 0 {
-                bytes[at] = UInt8(random.below(256))
+        for _ in 0..<(1 + random.nextIndex(6)) {
+            let at = random.nextIndex(bytes.count)
+            if random.nextIndex(2) == 0 {
+                bytes[at] = UInt8(random.nextIndex(256))
             } else {
                 bytes.remove(at: at)
             }

@@ -1,4 +1,4 @@
-import GesturedTestRandom
+import GesturedRandom
 import Testing
 
 @testable import GesturedProtocol
@@ -10,8 +10,8 @@ import Testing
 struct WireWriterTests {
     /// The shared seeded generator (SplitMix64), with the value shapes these tests draw.
     struct Generator {
-        var random: SeededRandom
-        init(state: UInt64) { random = SeededRandom(state: state) }
+        var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
         mutating func next() -> UInt64 { random.next() }
         mutating func double() -> Double {
             switch next() % 6 {

@@ -1,4 +1,5 @@
 import GestureEngine
+import GesturedRandom
 @testable import GesturedSystem
 import Testing
 

@@ -1,3 +1,5 @@
+import GesturedRandom
+
 /// Turns scripted finger paths into the raw evdev events a real multitouch device would send,
 /// for fixtures (through ``EvemuWriter``), the demo recording and uinput devices in the VM
 /// tests.
@@ -284,28 +286,4 @@ public struct GestureSynthesizer: Sendable {
             y: Int32(Swift.min(Swift.max(y.rounded(), Double(yAxis.minimum)), Double(yAxis.maximum)))
         )
     }
-}
-
-/// A small, fast, seedable generator (Vigna's SplitMix64), so that jitter is reproducible;
-/// also the evaluation's stress set's choices.
-public struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func nextUnit() -> Double {
-        Double(next() >> 11) / Double(1 << 53)
-    }
-
-    /// Uniform in 0..<count (count > 0).
-    public mutating func nextIndex(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 }
