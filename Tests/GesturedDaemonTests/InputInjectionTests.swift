@@ -185,44 +185,27 @@ struct InputInjectionTests {
 
     // MARK: Over the socket
 
-    /// An IPC server on a real socket in a temporary directory, with the recording sink.
+    /// An IPC server on a real socket in a temporary directory open to other users, with the
+    /// recording sink.
     struct Server {
-        let dir: String
-        let socket: String
-        let loop: EventLoop
-        let server: IPCServer
-        let sink: RecordingInputSink
-        let state: DaemonState
+        let base: TestIPCServer
+        let sink = RecordingInputSink()
+        var dir: String { base.dir }
+        var socket: String { base.socket }
+        var loop: EventLoop { base.loop }
+        var server: IPCServer { base.server }
+        var state: DaemonState { base.state }
 
         init(allowInput: Bool, sessions: any SeatSessionLookup, scheduler: InputScheduler? = nil) async throws {
-            dir = try #require(Files.makeTemporaryDirectory(prefix: "/tmp/gkeys-"))
-            socket = dir + "/s.sock"
-            // reachable by the other users the refusal test runs clients as
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
-            loop = EventLoop(name: "test-input")
-            state = DaemonState(startedAtMicroseconds: 0, loop: loop)
-            sink = RecordingInputSink()
             var settings = IPCSettings()
             settings.allowInput = allowInput
-            server = IPCServer(
-                loop: loop,
-                listener: try UnixListener.bind(path: socket, mode: 0o666),
-                settings: settings,
-                state: state,
-                logger: Logger(label: "test", level: .warning, sink: RecordingSink()),
-                reloadHandler: { nil },
-                sessions: sessions,
-                inputSink: sink,
-                inputScheduler: scheduler
-            )
-            await server.start()
+            // reachable by the other users the refusal test runs clients as
+            base = try await TestIPCServer(
+                prefix: "/tmp/gkeys-", settings: settings, openToOtherUsers: true, sessions: sessions, inputSink: sink,
+                inputScheduler: scheduler)
         }
 
-        func stop() async {
-            await server.shutdown(reason: "test over", deadlineSeconds: 0)
-            loop.stop()
-            Files.removeDirectory(dir)
-        }
+        func stop() async { await base.stop() }
     }
 
     static var myUID: UInt32 { UInt32(getuid()) }

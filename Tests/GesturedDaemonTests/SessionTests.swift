@@ -16,96 +16,62 @@ import Testing
 /// step waits for the state the daemon reports, bounded by a timeout.
 @Suite("Sessions (logind)", .serialized, .timeLimit(.minutes(2)))
 struct SessionTests {
-    /// A tracker on its own loop, following the mock's bus.
-    final class Tracked {
-        let loop = EventLoop(name: "test-logind")
-        let sessions = SeatSessions()
-        let logs = RecordingSink()
-        let tracker: LogindTracker
-        let watcher: SeatWatcher
-
-        init(address: String) async {
-            watcher = SeatWatcher(sessions)
-            tracker = LogindTracker(loop: loop, sessions: sessions, logger: Logger(label: "test", level: .debug, sink: logs), address: address)
-            await tracker.start()
-        }
-
-        func stop() async {
-            await tracker.stop()
-            loop.stop()
-        }
-
-        func messages(containing text: String) -> [String] {
-            logs.records.map(\.message).filter { $0.contains(text) }
-        }
-    }
-
     @Test("lock and unlock of the active session are followed from LockedHint signals")
     func lockAndUnlock() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("alice active on seat0") { $0.activeUser(seat: "seat0") == 1000 }
-        #expect(t.sessions.availability == .available)
-        #expect(t.sessions.activeSession(seat: "seat0") == SeatSession(seat: "seat0", sessionID: "2", uid: 1000, userName: "alice", locked: false))
-        #expect(!t.sessions.isLocked(seat: "seat0"))
-        try mock.send("lock 2")
-        try await t.watcher.wait("seat0 locked") { $0.isLocked(seat: "seat0") }
-        try mock.send("unlock 2")
-        try await t.watcher.wait("seat0 unlocked") { !$0.isLocked(seat: "seat0") }
-        #expect(t.sessions.activeUser(seat: "seat0") == 1000)
-        #expect(t.messages(containing: "Seat locked").count == 1)
-        #expect(t.messages(containing: "Seat unlocked").count == 1)
-        #expect(t.sessions.activeSession(seat: "seat1") == nil, "a seat logind does not list has no active user")
-        await t.stop()
+        try await TrackedSeats.with(LogindMock.aliceOnSeat0) { mock, t in
+            try await t.watcher.wait("alice active on seat0") { $0.activeUser(seat: "seat0") == 1000 }
+            #expect(t.sessions.availability == .available)
+            #expect(t.sessions.activeSession(seat: "seat0") == SeatSession(seat: "seat0", sessionID: "2", uid: 1000, userName: "alice", locked: false))
+            #expect(!t.sessions.isLocked(seat: "seat0"))
+            try mock.send("lock 2")
+            try await t.watcher.wait("seat0 locked") { $0.isLocked(seat: "seat0") }
+            try mock.send("unlock 2")
+            try await t.watcher.wait("seat0 unlocked") { !$0.isLocked(seat: "seat0") }
+            #expect(t.sessions.activeUser(seat: "seat0") == 1000)
+            #expect(t.messages(containing: "Seat locked").count == 1)
+            #expect(t.messages(containing: "Seat unlocked").count == 1)
+            #expect(t.sessions.activeSession(seat: "seat1") == nil, "a seat logind does not list has no active user")
+        }
     }
 
     @Test("a session switch moves the seat's active user, and its lock state with it")
     func sessionSwitch() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
-        try mock.send("lock 2")
-        try await t.watcher.wait("alice's session locked") { $0.isLocked(seat: "seat0") }
-        // Bob logs in on the same seat (a greeter switch): his session becomes the active one.
-        try mock.send("session 3 seat0 1001 bob")
-        try await t.watcher.wait("bob active") { $0.activeUser(seat: "seat0") == 1001 }
-        #expect(!t.sessions.isLocked(seat: "seat0"), "bob's session is not locked; alice's lock stays hers")
-        #expect(t.sessions.activeSession(seat: "seat0")?.userName == "bob")
-        try mock.send("activate seat0 2")
-        try await t.watcher.wait("alice active again") { $0.activeUser(seat: "seat0") == 1000 }
-        #expect(t.sessions.isLocked(seat: "seat0"), "back on alice's session, which is still locked")
-        try mock.send("activate seat0 3")
-        try await t.watcher.wait("bob again") { $0.activeUser(seat: "seat0") == 1001 }
-        try mock.send("remove 3")
-        try await t.watcher.wait("bob's session gone") { $0.activeSession(seat: "seat0") == nil }
-        await t.stop()
+        try await TrackedSeats.with(LogindMock.aliceOnSeat0) { mock, t in
+            try await t.watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
+            try mock.send("lock 2")
+            try await t.watcher.wait("alice's session locked") { $0.isLocked(seat: "seat0") }
+            // Bob logs in on the same seat (a greeter switch): his session becomes the active one.
+            try mock.send("session 3 seat0 1001 bob")
+            try await t.watcher.wait("bob active") { $0.activeUser(seat: "seat0") == 1001 }
+            #expect(!t.sessions.isLocked(seat: "seat0"), "bob's session is not locked; alice's lock stays hers")
+            #expect(t.sessions.activeSession(seat: "seat0")?.userName == "bob")
+            try mock.send("activate seat0 2")
+            try await t.watcher.wait("alice active again") { $0.activeUser(seat: "seat0") == 1000 }
+            #expect(t.sessions.isLocked(seat: "seat0"), "back on alice's session, which is still locked")
+            try mock.send("activate seat0 3")
+            try await t.watcher.wait("bob again") { $0.activeUser(seat: "seat0") == 1001 }
+            try mock.send("remove 3")
+            try await t.watcher.wait("bob's session gone") { $0.activeSession(seat: "seat0") == nil }
+        }
     }
 
     @Test("without logind on the bus, or without a bus, every seat is unlocked, said once")
     func logindAbsent() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
         // A bus, nobody owning org.freedesktop.login1.
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("logind absent") { $0.availability == .absent }
-        #expect(!t.sessions.isLocked(seat: "seat0"))
-        #expect(t.sessions.activeUser(seat: "seat0") == nil)
-        #expect(t.messages(containing: "logind is not available").count == 1)
-        // It appears later: followed from NameOwnerChanged, without polling.
-        try mock.send("start")
-        try mock.send("session 7 seat0 1000 alice")
-        try mock.send("lock 7")
-        try await t.watcher.wait("logind appeared, alice locked") { $0.availability == .available && $0.isLocked(seat: "seat0") }
-        await t.stop()
+        try await TrackedSeats.with([]) { mock, t in
+            try await t.watcher.wait("logind absent") { $0.availability == .absent }
+            #expect(!t.sessions.isLocked(seat: "seat0"))
+            #expect(t.sessions.activeUser(seat: "seat0") == nil)
+            #expect(t.messages(containing: "logind is not available").count == 1)
+            // It appears later: followed from NameOwnerChanged, without polling.
+            try mock.send("start")
+            try mock.send("session 7 seat0 1000 alice")
+            try mock.send("lock 7")
+            try await t.watcher.wait("logind appeared, alice locked") { $0.availability == .available && $0.isLocked(seat: "seat0") }
+        }
 
         // No bus at all.
-        let none = await Tracked(address: "unix:path=/nonexistent/gestured-test-bus")
+        let none = await TrackedSeats(address: "unix:path=/nonexistent/gestured-test-bus")
         try await none.watcher.wait("no bus") { $0.availability == .absent }
         #expect(!none.sessions.isLocked(seat: "seat0"))
         #expect(none.messages(containing: "logind is not available").count == 1)
@@ -114,52 +80,42 @@ struct SessionTests {
 
     @Test("logind restarting: the last state holds while it is away, then its new state replaces it")
     func logindRestarting() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        try mock.send("lock 2")
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
-        try mock.send("stop")
-        try await t.watcher.wait("logind gone") { $0.availability == .absent }
-        #expect(t.sessions.isLocked(seat: "seat0"), "a restart is not an unlock")
-        #expect(t.sessions.activeUser(seat: "seat0") == 1000)
-        #expect(t.messages(containing: "logind is not available").isEmpty, "logind left; it was not absent from the start")
-        // The new logind knows a different, unlocked session.
-        try mock.send("start")
-        try mock.send("session 4 seat0 1001 bob")
-        try await t.watcher.wait("bob's unlocked session from the new logind") {
-            $0.availability == .available && $0.activeUser(seat: "seat0") == 1001
+        try await TrackedSeats.with(LogindMock.aliceOnSeat0 + ["lock 2"]) { mock, t in
+            try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
+            try mock.send("stop")
+            try await t.watcher.wait("logind gone") { $0.availability == .absent }
+            #expect(t.sessions.isLocked(seat: "seat0"), "a restart is not an unlock")
+            #expect(t.sessions.activeUser(seat: "seat0") == 1000)
+            #expect(t.messages(containing: "logind is not available").isEmpty, "logind left; it was not absent from the start")
+            // The new logind knows a different, unlocked session.
+            try mock.send("start")
+            try mock.send("session 4 seat0 1001 bob")
+            try await t.watcher.wait("bob's unlocked session from the new logind") {
+                $0.availability == .available && $0.activeUser(seat: "seat0") == 1001
+            }
+            #expect(!t.sessions.isLocked(seat: "seat0"))
+            #expect(t.sessions.activeSession(seat: "seat0")?.sessionID == "4")
         }
-        #expect(!t.sessions.isLocked(seat: "seat0"))
-        #expect(t.sessions.activeSession(seat: "seat0")?.sessionID == "4")
-        await t.stop()
     }
 
     @Test("the system bus restarting: the last state holds, then the tracker reconnects and reads logind again")
     func busRestarting() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        try mock.send("lock 2")
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
-        try mock.send("restart-bus")
-        try await t.watcher.wait("bus lost") { $0.availability == .absent }
-        #expect(t.sessions.isLocked(seat: "seat0"), "losing the bus is not an unlock")
-        // The bus is back before logind is: still not an unlock.
-        try await t.watcher.wait("reconnected, logind not there yet") { _ in
-            t.messages(containing: "Reconnected to the system bus").count == 1
+        try await TrackedSeats.with(LogindMock.aliceOnSeat0 + ["lock 2"]) { mock, t in
+            try await t.watcher.wait("alice locked") { $0.isLocked(seat: "seat0") }
+            try mock.send("restart-bus")
+            try await t.watcher.wait("bus lost") { $0.availability == .absent }
+            #expect(t.sessions.isLocked(seat: "seat0"), "losing the bus is not an unlock")
+            // The bus is back before logind is: still not an unlock.
+            try await t.watcher.wait("reconnected, logind not there yet") { _ in
+                t.messages(containing: "Reconnected to the system bus").count == 1
+            }
+            #expect(t.sessions.isLocked(seat: "seat0"))
+            try mock.send("start")
+            try mock.send("session 3 seat0 1001 bob")
+            try await t.watcher.wait("reconnected, bob active") { $0.availability == .available && $0.activeUser(seat: "seat0") == 1001 }
+            #expect(!t.sessions.isLocked(seat: "seat0"))
+            #expect(t.messages(containing: "logind is not available").isEmpty, "it was not absent from the start")
         }
-        #expect(t.sessions.isLocked(seat: "seat0"))
-        try mock.send("start")
-        try mock.send("session 3 seat0 1001 bob")
-        try await t.watcher.wait("reconnected, bob active") { $0.availability == .available && $0.activeUser(seat: "seat0") == 1001 }
-        #expect(!t.sessions.isLocked(seat: "seat0"))
-        #expect(t.messages(containing: "logind is not available").isEmpty, "it was not absent from the start")
-        await t.stop()
     }
 
     /// A pan's events on seat0, routed by the gate with the tracker's lock state.
@@ -179,59 +135,55 @@ struct SessionTests {
 
     @Test("lock and unlock while a gesture is in progress: the others see it cancelled, and never see one that began locked")
     func lockDuringGesture() async throws {
-        let mock = try LogindMock()
-        defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        let t = await Tracked(address: mock.address)
-        try await t.watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
-        var gate = LockGate()
-        gate.gesturesWhenLocked = ["osk"]
-        var routed: [(GestureEventMessage, GestureAudience?)] = []
-        // As the input hub does: the seat's lock state once per batch, a decision per event.
-        func play(_ events: [GestureEventMessage]) {
-            let locked = t.sessions.isLocked(seat: "seat0")
-            for var event in events {
-                event.locked = locked
-                switch gate.decide(name: event.name, state: event.state, attempt: .message(event.gestureID), locked: locked) {
-                case .everyone: routed.append((event, nil))
-                case .rootOnly: routed.append((event, .root))
-                case .cancelledForOthers:
-                    routed.append((event, .root))
-                    var cancelled = event
-                    cancelled.state = .cancelled
-                    routed.append((cancelled, .others))
+        try await TrackedSeats.with(LogindMock.aliceOnSeat0) { mock, t in
+            try await t.watcher.wait("alice active") { $0.activeUser(seat: "seat0") == 1000 }
+            var gate = LockGate()
+            gate.gesturesWhenLocked = ["osk"]
+            var routed: [(GestureEventMessage, GestureAudience?)] = []
+            // As the input hub does: the seat's lock state once per batch, a decision per event.
+            func play(_ events: [GestureEventMessage]) {
+                let locked = t.sessions.isLocked(seat: "seat0")
+                for var event in events {
+                    event.locked = locked
+                    switch gate.decide(name: event.name, state: event.state, attempt: .message(event.gestureID), locked: locked) {
+                    case .everyone: routed.append((event, nil))
+                    case .rootOnly: routed.append((event, .root))
+                    case .cancelledForOthers:
+                        routed.append((event, .root))
+                        var cancelled = event
+                        cancelled.state = .cancelled
+                        routed.append((cancelled, .others))
+                    }
                 }
             }
-        }
-        play([Self.event(.began, id: "a"), Self.event(.changed, id: "a"), Self.event(.began, id: "k", name: "osk")])
-        try mock.send("lock 2")
-        try await t.watcher.wait("locked mid-gesture") { $0.isLocked(seat: "seat0") }
-        play([Self.event(.changed, id: "a"), Self.event(.changed, id: "a"), Self.event(.ended, id: "a")])
-        play([Self.event(.changed, id: "k", name: "osk"), Self.event(.began, id: "b")])
-        try mock.send("unlock 2")
-        try await t.watcher.wait("unlocked mid-gesture") { !$0.isLocked(seat: "seat0") }
-        play([Self.event(.changed, id: "b"), Self.event(.ended, id: "b"), Self.event(.ended, id: "k", name: "osk")])
-        play([Self.event(.began, id: "c"), Self.event(.ended, id: "c")])
+            play([Self.event(.began, id: "a"), Self.event(.changed, id: "a"), Self.event(.began, id: "k", name: "osk")])
+            try mock.send("lock 2")
+            try await t.watcher.wait("locked mid-gesture") { $0.isLocked(seat: "seat0") }
+            play([Self.event(.changed, id: "a"), Self.event(.changed, id: "a"), Self.event(.ended, id: "a")])
+            play([Self.event(.changed, id: "k", name: "osk"), Self.event(.began, id: "b")])
+            try mock.send("unlock 2")
+            try await t.watcher.wait("unlocked mid-gesture") { !$0.isLocked(seat: "seat0") }
+            play([Self.event(.changed, id: "b"), Self.event(.ended, id: "b"), Self.event(.ended, id: "k", name: "osk")])
+            play([Self.event(.began, id: "c"), Self.event(.ended, id: "c")])
 
-        #expect(
-            Self.received(routed, root: false) == [
-                "a began", "a changed", "k began",
-                "a cancelled locked",  // cut by the lock: a shell snaps back, no action runs
-                "k changed locked",  // WhenLocked=yes: everyone, throughout
-                "k ended",
-                "c began", "c ended",  // b began locked: never seen, also not after the unlock
-            ])
-        #expect(
-            Self.received(routed, root: true) == [
-                "a began", "a changed", "k began",
-                "a changed locked", "a changed locked", "a ended locked",
-                "k changed locked", "b began locked",
-                "b changed", "b ended", "k ended",
-                "c began", "c ended",
-            ])
-        #expect(gate.withheldCount == 0, "every gesture that ended is forgotten")
-        await t.stop()
+            #expect(
+                Self.received(routed, root: false) == [
+                    "a began", "a changed", "k began",
+                    "a cancelled locked",  // cut by the lock: a shell snaps back, no action runs
+                    "k changed locked",  // WhenLocked=yes: everyone, throughout
+                    "k ended",
+                    "c began", "c ended",  // b began locked: never seen, also not after the unlock
+                ])
+            #expect(
+                Self.received(routed, root: true) == [
+                    "a began", "a changed", "k began",
+                    "a changed locked", "a changed locked", "a ended locked",
+                    "k changed locked", "b began locked",
+                    "b changed", "b ended", "k ended",
+                    "c began", "c ended",
+                ])
+            #expect(gate.withheldCount == 0, "every gesture that ended is forgotten")
+        }
     }
 }
 
@@ -277,36 +229,18 @@ struct LockedSocketTests {
 
     @Test("a locked seat: nobody gets only the WhenLocked gesture, root gets both marked locked, run runs only the marked action")
     func lockedSeat() async throws {
-        let mock = try LogindMock()
+        let mock = try LogindMock(LogindMock.aliceOnSeat0 + ["lock 2"])
         defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        try mock.send("lock 2")
 
-        let dir = BinaryTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         // nobody must reach the socket inside.
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        let dir = try BinaryTests.temporaryDirectoryOpenToOtherUsers()
+        defer { try? FileManager.default.removeItem(at: dir) }
         var synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
         let events = synthesizer.events(
             for: synthesizer.tap(at: .fraction(x: 0.5, y: 0.4)).followed(by: synthesizer.edgeSwipe(from: .bottom, distance: 40), after: 1))
         try Self.config.write(to: dir.appendingPathComponent("gestured.conf"), atomically: true, encoding: .utf8)
         try Self.actions.write(to: dir.appendingPathComponent("actions.conf"), atomically: true, encoding: .utf8)
-        let socket = dir.appendingPathComponent("s.sock").path
-
-        var options = DaemonOptions()
-        options.configPath = dir.appendingPathComponent("gestured.conf").path
-        options.socketPath = socket
-        options.socketGroup = ""
-        options.useUdev = false
-        options.exitAfterReplays = true
-        options.replayWaitClients = 3
-        options.environment = ["DBUS_SYSTEM_BUS_ADDRESS": mock.address]
-        options.replays = [
-            ReplayRequest(
-                node: "replay:0", recording: LoadedRecording(device: GestureSynthesizer.demoTouchscreen, events: events, warnings: []),
-                pacing: .asFastAsPossible)
-        ]
+        let options = DaemonOptions.replaying(events, in: dir, bus: mock.address, waitClients: 3, pacing: .asFastAsPossible)
         let logs = RecordingSink()
         let daemon = Daemon(options: options, logger: Logger(label: "test", level: .info, sink: logs))
         let watcher = SeatWatcher(daemon.state.seatSessions)
@@ -395,13 +329,10 @@ struct LockedSocketTests {
 
     @Test("the daemon with a seat locked, then unlocked, in the middle of gestures: whole gestures for nobody, the rest for root")
     func lockDuringGestureThroughTheDaemon() async throws {
-        let mock = try LogindMock()
+        let mock = try LogindMock(LogindMock.aliceOnSeat0)
         defer { mock.close() }
-        try mock.send("start")
-        try mock.send("session 2 seat0 1000 alice")
-        let dir = BinaryTests.temporaryDirectory()
+        let dir = try BinaryTests.temporaryDirectoryOpenToOtherUsers()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
         try "[Daemon]\nSocketMode=0666\n\n[Gesture pan]\nKind=pan\n".write(
             to: dir.appendingPathComponent("gestured.conf"), atomically: true, encoding: .utf8)
         // Each pan rests 4 s mid-way: the lock (then the unlock) is made and seen by the
@@ -409,19 +340,7 @@ struct LockedSocketTests {
         let rest = 4.0
         var synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
         let events = synthesizer.events(for: Self.pausedPan(synthesizer, rest: rest).followed(by: Self.pausedPan(synthesizer, rest: rest), after: 0.5))
-        var options = DaemonOptions()
-        options.configPath = dir.appendingPathComponent("gestured.conf").path
-        options.socketPath = dir.appendingPathComponent("s.sock").path
-        options.socketGroup = ""
-        options.useUdev = false
-        options.exitAfterReplays = true
-        options.replayWaitClients = 2
-        options.environment = ["DBUS_SYSTEM_BUS_ADDRESS": mock.address]
-        options.replays = [
-            ReplayRequest(
-                node: "replay:0", recording: LoadedRecording(device: GestureSynthesizer.demoTouchscreen, events: events, warnings: []),
-                pacing: .realtime(speed: 1))
-        ]
+        let options = DaemonOptions.replaying(events, in: dir, bus: mock.address, waitClients: 2, pacing: .realtime(speed: 1))
         let daemon = Daemon(options: options, logger: Logger(label: "test", level: .warning, sink: RecordingSink()))
         let watcher = SeatWatcher(daemon.state.seatSessions)
         let rootGestures = Holder<[GestureEventMessage]>()
