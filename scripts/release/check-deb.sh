@@ -19,7 +19,7 @@ export PATH="$PATH:/opt/swift/usr/bin"
 say() { printf '\n== %s\n' "$*"; }
 fail() { echo "check-deb: FAILED: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap and chroot need it)"
-for tool in dpkg-buildpackage lintian debootstrap swift; do
+for tool in dpkg-buildpackage dh lintian debootstrap swift; do
   command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install devscripts debhelper lintian debootstrap; Swift on PATH)"
 done
 work=${GESTURED_DEB_WORK:-$(mktemp -d /var/tmp/gestured-deb.XXXXXX)}
