@@ -302,8 +302,13 @@ struct ShellMotionTests {
         #expect(last.fling != nil)
     }
 
-    @Test("a finger landing and lifting again within 0.1 s does not cancel a three-finger pan")
-    func briefFourthFinger() throws {
+    /// A fourth finger landing at 0.15 s on a pan limited to three fingers, and lifting at
+    /// `lift` s (the three others lift at 0.31 s).
+    @Test(
+        "a fourth finger on a pan limited to three: lifted within 0.1 s the pan goes on; staying, it cancels the pan 0.1 s after it landed",
+        arguments: [(lift: 0.19, cancelled: false), (lift: 0.35, cancelled: true)]
+    )
+    func fourthFinger(lift: Double, cancelled: Bool) throws {
         var h = Harness([
             recognizer("pan3", pan { $0.minimumNumberOfTouches = 3 }) { $0.policy.maximumFingers = 3 }
         ])
@@ -313,35 +318,22 @@ struct ShellMotionTests {
         for step in 1...30 {
             let t = 0.01 * Double(step)
             if step == 15 { extra = f.down(50, 50, at: t) }
-            if step == 19, let extra { f.up(extra, at: t) }
+            if let extra, close(t, lift, 1e-9) { f.up(extra, at: t) }
             for (k, id) in ids.enumerated() { f.move(id, to: 30 + 15 * Double(k) + Double(step), 20, at: t) }
         }
         for id in ids { f.up(id, at: 0.31) }
+        if let extra, lift > 0.31 { f.up(extra, at: lift) }
         h.run(f)
-        #expect(h.events("pan3").last?.state == .ended)
-        #expect(h.events("pan3").contains { $0.fingers == 4 })
-    }
-
-    @Test("a fourth finger staying on a pan limited to three fingers cancels it")
-    func fourthFingerStays() throws {
-        var h = Harness([
-            recognizer("pan3", pan { $0.minimumNumberOfTouches = 3 }) { $0.policy.maximumFingers = 3 }
-        ])
-        var f = Fingers()
-        let ids = [f.down(30, 20, at: 0), f.down(45, 20, at: 0), f.down(60, 20, at: 0)]
-        var extra: TouchID?
-        for step in 1...30 {
-            let t = 0.01 * Double(step)
-            if step == 15 { extra = f.down(50, 50, at: t) }
-            for (k, id) in ids.enumerated() { f.move(id, to: 30 + 15 * Double(k) + Double(step), 20, at: t) }
+        let events = h.events("pan3")
+        #expect(events.contains { $0.fingers == 4 })
+        let last = try #require(events.last)
+        if cancelled {
+            #expect(last.state == .cancelled)
+            #expect(close(last.timestamp.seconds, 0.25, 1e-6))
+            #expect(last.fingers == 4)
+        } else {
+            #expect(last.state == .ended)
         }
-        for id in ids { f.up(id, at: 0.31) }
-        if let extra { f.up(extra, at: 0.35) }
-        h.run(f)
-        let last = try #require(h.events("pan3").last)
-        #expect(last.state == .cancelled)
-        #expect(close(last.timestamp.seconds, 0.25, 1e-6))
-        #expect(last.fingers == 4)
     }
 
     @Test("a one-finger pan of two fingers losing one goes on: one finger is within its range")
@@ -489,7 +481,7 @@ struct ShellMotionTests {
         return h
     }
 
-    @Test("synthesized: a three-finger drag losing a finger halfway is cancelled; the whole drag ends with a fling")
+    @Test("synthesized: a whole three-finger drag ends with the fling of its speed")
     func synthesizedThreeFingerDrag() throws {
         let synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
         let drag = synthesizer.drag(fingers: 3, from: .fraction(x: 0.2, y: 0.5), to: .fraction(x: 0.7, y: 0.5), duration: 0.6)
@@ -504,26 +496,43 @@ struct ShellMotionTests {
         #expect(speed > 150 && speed < 260)
         let width = GestureSynthesizer.demoTouchscreen.widthMillimeters
         #expect(close(try #require(ended.translationFraction).x, try #require(ended.translation).x / width, 1e-9))
+    }
 
-        let broken = Self.runSynthesized(Self.lifting(drag, stroke: 1, at: 0.3), recognizers: [Self.threeFingerPan()])
-        let events = broken.events("pan3")
+    /// A synthesized gesture that one finger (`stroke`) leaves early, at `lift` s into it.
+    struct EarlyLift: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let recognizer: RecognizerConfiguration
+        let script: @Sendable (GestureSynthesizer) -> GestureScript
+        let stroke: Int
+        let lift: Double
+        /// The fingers still down at the cancel.
+        let fingersLeft: Int
+    }
+
+    static let earlyLifts = [
+        EarlyLift(
+            testDescription: "a three-finger drag losing a finger halfway", recognizer: threeFingerPan(),
+            script: { $0.drag(fingers: 3, from: .fraction(x: 0.2, y: 0.5), to: .fraction(x: 0.7, y: 0.5), duration: 0.6) },
+            stroke: 1, lift: 0.3, fingersLeft: 2),
+        EarlyLift(
+            testDescription: "a pinch whose second finger lifts early", recognizer: recognizer("pinch", pinch()),
+            script: { $0.pinch(scale: 2, duration: 0.6) }, stroke: 0, lift: 0.35, fingersLeft: 1),
+    ]
+
+    @Test("synthesized: a gesture whose finger lifts early is cancelled 0.1 s later; played whole, it ends", arguments: earlyLifts)
+    func synthesizedEarlyLift(_ c: EarlyLift) throws {
+        let synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
+        let name = c.recognizer.name
+        let whole = Self.runSynthesized(c.script(synthesizer), recognizers: [c.recognizer])
+        #expect(whole.events(name).last?.state == .ended)
+        let broken = Self.runSynthesized(Self.lifting(c.script(synthesizer), stroke: c.stroke, at: c.lift), recognizers: [c.recognizer])
+        let events = broken.events(name)
         #expect(events.first?.state == .began)
         let last = try #require(events.last)
         #expect(last.state == .cancelled)
-        #expect(last.fingers == 2)
+        #expect(last.fingers == c.fingersLeft)
         #expect(!events.contains { $0.state == .ended })
-        // Cancelled 0.1 s after the lift frame (script time 0.3 s from 1 s).
-        #expect(close(last.timestamp.seconds, 1.4, 0.011))
-    }
-
-    @Test("synthesized: a pinch whose second finger lifts early is cancelled")
-    func synthesizedPinch() throws {
-        let synthesizer = GestureSynthesizer(device: GestureSynthesizer.demoTouchscreen)
-        let spread = synthesizer.pinch(scale: 2, duration: 0.6)
-        let whole = Self.runSynthesized(spread, recognizers: [recognizer("pinch", pinch())])
-        #expect(whole.events("pinch").last?.state == .ended)
-        let broken = Self.runSynthesized(Self.lifting(spread, stroke: 0, at: 0.35), recognizers: [recognizer("pinch", pinch())])
-        #expect(broken.events("pinch").last?.state == .cancelled)
-        #expect(broken.events("pinch").last?.fingers == 1)
+        // Cancelled 0.1 s after the lift frame (script time `lift` from 1 s).
+        #expect(close(last.timestamp.seconds, 1 + c.lift + 0.1, 0.011))
     }
 }

@@ -165,77 +165,6 @@ struct ActionsRunTests {
         #expect(lines.count == expected.count, "each action ran exactly once: \(lines)")
     }
 
-    @Test("run refuses a malformed actions.conf with file:line:column errors and exit status 78")
-    func malformedActionsFile() throws {
-        let dir = BinaryTests.temporaryDirectory()
-        let actions = dir.appendingPathComponent("actions.conf")
-        try """
-            [Action zoom]
-            Gesture=pinch
-            State=chagned
-            When=scale>>1.3
-            Comand=echo hi
-
-            [Acton other]
-            Command=true
-
-            [Action no-command]
-            Kind=tap
-
-            """.write(to: actions, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
-        process.arguments = ["run", "--actions", actions.path, "--check"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 78)
-        let file = actions.path
-        #expect(stderr.contains("\(file):3:7: error: unknown state 'chagned' (did you mean 'changed'?)"), "\(stderr)")
-        #expect(stderr.contains("\(file):4:12: error: expected a number after 'scale>'"), "\(stderr)")
-        #expect(stderr.contains("\(file):5:1: error: unknown key 'Comand' in [Action zoom] (did you mean 'Command'?)"), "\(stderr)")
-        #expect(stderr.contains("\(file):7:2: error: unknown section type '[Acton]'"), "\(stderr)")
-        #expect(stderr.contains("\(file):10:1: error: [Action no-command] has no Command="), "\(stderr)")
-    }
-
-    @Test("run --check reports a WhenLocked= that is not yes or no at its line and column")
-    func checkReportsWhenLocked() throws {
-        let dir = BinaryTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let actions = dir.appendingPathComponent("actions.conf")
-        try "[Action keyboard]\nGesture=osk\nWhenLocked=sometimes\nCommand=true\n".write(to: actions, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
-        process.arguments = ["run", "--actions", actions.path, "--check"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 78)
-        #expect(stderr.contains("\(actions.path):3:12: error: WhenLocked= takes yes or no, not 'sometimes'"), "\(stderr)")
-    }
-
-    @Test("run --check accepts the shipped example actions.conf")
-    func shippedExampleIsValid() throws {
-        let example = BinaryTests.packageRoot.appendingPathComponent("config/actions.conf").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/gesturectl")
-        process.arguments = ["run", "--actions", example, "--check"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.isEmpty, "no warnings either: \(stderr)")
-    }
-
     /// `gesturectl run --check` on `file`: exit status and standard error.
     static func check(_ file: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
@@ -252,13 +181,18 @@ struct ActionsRunTests {
 
     static let desktops = ["gnome", "kde", "sway", "hyprland", "niri", "generic"]
 
-    @Test("run --check accepts the example actions file of each desktop, which uses its own commands or keys", arguments: desktops)
-    func desktopExampleIsValid(desktop: String) throws {
-        let path = BinaryTests.packageRoot.appendingPathComponent("config/actions/\(desktop).conf").path
-        let result = try Self.check(path)
+    @Test(
+        "run --check accepts the shipped example actions.conf and each desktop's, without a warning",
+        arguments: ["actions.conf"] + desktops.map { "actions/\($0).conf" })
+    func shippedExampleIsValid(file: String) throws {
+        let result = try Self.check(BinaryTests.packageRoot.appendingPathComponent("config/\(file)").path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "no warnings either: \(result.stderr)")
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    @Test("the example actions file of each desktop uses its own commands or keys", arguments: desktops)
+    func desktopExampleUsesItsOwnInterface(desktop: String) throws {
+        let text = try String(contentsOf: BinaryTests.packageRoot.appendingPathComponent("config/actions/\(desktop).conf"), encoding: .utf8)
         let own: [String: String] = [
             "kde": "org.kde.kglobalaccel.Component.invokeShortcut", "sway": "Command=swaymsg workspace next",
             "hyprland": "Command=hyprctl dispatch workspace +1", "niri": "Command=niri msg action focus-workspace-down",
@@ -277,81 +211,137 @@ struct ActionsRunTests {
         #expect(files == Self.desktops.map { "\($0).conf" }.sorted())
     }
 
-    @Test("run --check reports bad Keys= and Click= values with file:line:column and the closest name")
-    func badKeysAndClicks() throws {
-        let dir = BinaryTests.temporaryDirectory()
-        let actions = dir.appendingPathComponent("actions.conf")
-        try """
-            [Action typo]
-            Kind=swipe
-            Keys=super+Page_Upp
-
-            [Action empty-part]
-            Kind=swipe
-            Keys=ctrl++
-
-            [Action button]
-            Kind=tap
-            Click=lefft
-
-            [Action two-effects]
-            Kind=tap
-            Click=left
-            Command=true
-
-            [Action fine]
-            Kind=tap
-            Keys=ctrl+alt+Delete
-
-            """.write(to: actions, atomically: true, encoding: .utf8)
-        let result = try Self.check(actions.path)
-        let file = actions.path
-        #expect(result.status == 78)
-        #expect(result.stderr.contains("\(file):3:12: error: unknown key 'Page_Upp' in Keys= (did you mean 'KEY_PAGEUP'?)"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(file):7:11: error: empty key name in Keys=ctrl++"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(file):11:7: error: unknown button 'lefft' in Click= (did you mean 'left'?)"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(file):16:1: error: Command= given after Click= (line 15) in [Action two-effects]"), "\(result.stderr)")
-        #expect(!result.stderr.contains(":20:"), "Keys=ctrl+alt+Delete is fine: \(result.stderr)")
+    /// An actions.conf that `gesturectl run --check` must judge: its exit status, the
+    /// diagnostics it must print (each after the file's path), and text it must not print.
+    struct CheckCase: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let text: String
+        let status: Int32
+        let diagnostics: [String]
+        var absent: [String] = []
+        /// How many warnings, when the case counts them.
+        var warnings: Int? = nil
     }
 
-    @Test("run --check warns about Keys= on every event of a continuous gesture, not once per gesture")
-    func keysOnEveryChangedEventWarn() throws {
+    static let checkCases = [
+        CheckCase(
+            testDescription: "a malformed file: errors with file:line:column and the closest name, status 78",
+            text: """
+                [Action zoom]
+                Gesture=pinch
+                State=chagned
+                When=scale>>1.3
+                Comand=echo hi
+
+                [Acton other]
+                Command=true
+
+                [Action no-command]
+                Kind=tap
+
+                """,
+            status: 78,
+            diagnostics: [
+                ":3:7: error: unknown state 'chagned' (did you mean 'changed'?)",
+                ":4:12: error: expected a number after 'scale>'",
+                ":5:1: error: unknown key 'Comand' in [Action zoom] (did you mean 'Command'?)",
+                ":7:2: error: unknown section type '[Acton]'",
+                ":10:1: error: [Action no-command] has no Command=",
+            ]),
+        CheckCase(
+            testDescription: "a WhenLocked= that is not yes or no, at its line and column",
+            text: "[Action keyboard]\nGesture=osk\nWhenLocked=sometimes\nCommand=true\n",
+            status: 78,
+            diagnostics: [":3:12: error: WhenLocked= takes yes or no, not 'sometimes'"]),
+        CheckCase(
+            testDescription: "bad Keys= and Click= values, with file:line:column and the closest name",
+            text: """
+                [Action typo]
+                Kind=swipe
+                Keys=super+Page_Upp
+
+                [Action empty-part]
+                Kind=swipe
+                Keys=ctrl++
+
+                [Action button]
+                Kind=tap
+                Click=lefft
+
+                [Action two-effects]
+                Kind=tap
+                Click=left
+                Command=true
+
+                [Action fine]
+                Kind=tap
+                Keys=ctrl+alt+Delete
+
+                """,
+            status: 78,
+            diagnostics: [
+                ":3:12: error: unknown key 'Page_Upp' in Keys= (did you mean 'KEY_PAGEUP'?)",
+                ":7:11: error: empty key name in Keys=ctrl++",
+                ":11:7: error: unknown button 'lefft' in Click= (did you mean 'left'?)",
+                ":16:1: error: Command= given after Click= (line 15) in [Action two-effects]",
+            ],
+            // Keys=ctrl+alt+Delete is fine
+            absent: [":20:"]),
+        CheckCase(
+            testDescription: "Keys= on every event of a continuous gesture: a warning, not once per gesture",
+            text: """
+                [Action zoom-every-event]
+                Kind=pinch
+                State=changed
+                Keys=ctrl+plus
+
+                [Action pan-any-state]
+                Kind=pan
+                Click=left
+
+                [Action zoom-once]
+                Kind=pinch
+                State=changed
+                Once=yes
+                Keys=ctrl+plus
+
+                [Action pan-ended]
+                Kind=pan
+                State=ended
+                Keys=super
+
+                [Action hold-any-state]
+                Kind=long_press
+                Keys=super+a
+
+                """,
+            status: 0,
+            diagnostics: [
+                // a long press goes began, changed…, ended too
+                ":23:1: warning: [Action hold-any-state] presses Keys=super+a on every event",
+                ":4:1: warning: [Action zoom-every-event] presses Keys=ctrl+plus on every event of a continuous gesture",
+                ":8:1: warning: [Action pan-any-state] presses Click=left on every event",
+            ],
+            warnings: 3),
+    ]
+
+    @Test("run --check judges an actions.conf: its diagnostics at file:line:column, its exit status", arguments: checkCases)
+    func checkReports(_ c: CheckCase) throws {
         let dir = BinaryTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let actions = dir.appendingPathComponent("actions.conf")
-        try """
-            [Action zoom-every-event]
-            Kind=pinch
-            State=changed
-            Keys=ctrl+plus
-
-            [Action pan-any-state]
-            Kind=pan
-            Click=left
-
-            [Action zoom-once]
-            Kind=pinch
-            State=changed
-            Once=yes
-            Keys=ctrl+plus
-
-            [Action pan-ended]
-            Kind=pan
-            State=ended
-            Keys=super
-
-            [Action hold-any-state]
-            Kind=long_press
-            Keys=super+a
-
-            """.write(to: actions, atomically: true, encoding: .utf8)
+        try c.text.write(to: actions, atomically: true, encoding: .utf8)
         let result = try Self.check(actions.path)
-        #expect(result.status == 0, "warnings only: \(result.stderr)")
-        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning:") }
-        #expect(warnings.count == 3, "\(result.stderr)")
-        // a long press goes began, changed…, ended too
-        #expect(result.stderr.contains("\(actions.path):23:1: warning: [Action hold-any-state] presses Keys=super+a on every event"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(actions.path):4:1: warning: [Action zoom-every-event] presses Keys=ctrl+plus on every event of a continuous gesture"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(actions.path):8:1: warning: [Action pan-any-state] presses Click=left on every event"), "\(result.stderr)")
+        #expect(result.status == c.status, "\(result.stderr)")
+        for diagnostic in c.diagnostics {
+            #expect(result.stderr.contains(actions.path + diagnostic), "\(result.stderr)")
+        }
+        for text in c.absent {
+            #expect(!result.stderr.contains(text), "\(result.stderr)")
+        }
+        if let warnings = c.warnings {
+            #expect(result.stderr.split(separator: "\n").count { $0.contains("warning:") } == warnings, "\(result.stderr)")
+        }
     }
 
     @Test("listen --json prints the daemon's lines unchanged, filtered by --kind and --state")

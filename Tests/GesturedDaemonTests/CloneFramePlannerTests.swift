@@ -223,14 +223,42 @@ struct CloneFramePlannerTests {
         return (events, run)
     }
 
-    @Test("an unclaimed one-finger drag reaches the clone as it left the source: same positions, same frames")
-    func oneFingerDragPassesThrough() throws {
-        let (source, run) = try Self.run { $0.drag(fingers: 1, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5) }
+    /// Input that reaches the clone as it left the source.
+    struct PassThrough: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let script: @Sendable (inout GestureSynthesizer) -> GestureScript
+        let fingers: Int
+        /// The source has more touch events (downs, motions, ups) than this.
+        let moreEventsThan: Int
+        /// A gesture the engine recognizes meanwhile.
+        var recognized: String? = nil
+    }
+
+    static let passThroughs = [
+        PassThrough(
+            testDescription: "an unclaimed one-finger drag",
+            script: { $0.drag(fingers: 1, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5) },
+            fingers: 1, moreEventsThan: 20),
+        PassThrough(
+            testDescription: "a two-finger scroll, both touches, every frame",
+            script: { $0.drag(fingers: 2, from: .fraction(x: 0.5, y: 0.3), to: .fraction(x: 0.5, y: 0.6), duration: 0.8) },
+            fingers: 2, moreEventsThan: 20),
+        PassThrough(
+            testDescription: "a one-finger tap, at once: its lift not held for the double tap",
+            script: { $0.tap(fingers: 1) }, fingers: 1, moreEventsThan: 1, recognized: "tap"),
+    ]
+
+    @Test("input no gesture withholds reaches the clone as it left the source: same positions, same frames", arguments: passThroughs)
+    func passesThrough(_ c: PassThrough) throws {
+        let (source, run) = try Self.run(c.script)
         let expected = Self.read(source)
-        let got = Self.read(run.clone)
-        #expect(expected.touches.count > 20)
-        #expect(got.frames == expected.frames)
+        #expect(expected.touches.count > c.moreEventsThan)
+        #expect(expected.touches.filter { $0.hasPrefix("down") }.count == c.fingers)
+        #expect(Self.read(run.clone).frames == expected.frames)
         #expect(!run.planner.hasTouchDown)
+        if let name = c.recognized {
+            #expect(run.gestures.contains { $0.name == name && $0.state == .recognized })
+        }
     }
 
     @Test("a frame that only moves the clone's touches goes out before the engine's step, which then adds nothing")
@@ -268,21 +296,6 @@ struct CloneFramePlannerTests {
         clone += planner.plan(pipeline.drainDeadlines().compactMap { if case .touch(let t) = $0 { t } else { nil } })
         #expect(early > 20)
         #expect(Self.read(clone).frames == Self.read(events).frames)
-    }
-
-    @Test("a two-finger scroll reaches the clone whole, both touches, every frame")
-    func twoFingerScrollPassesThrough() throws {
-        let (source, run) = try Self.run { $0.drag(fingers: 2, from: .fraction(x: 0.5, y: 0.3), to: .fraction(x: 0.5, y: 0.6), duration: 0.8) }
-        let expected = Self.read(source)
-        #expect(expected.touches.filter { $0.hasPrefix("down") }.count == 2)
-        #expect(Self.read(run.clone).frames == expected.frames)
-    }
-
-    @Test("a one-finger tap reaches the clone at once, its lift not held for the double tap")
-    func tapPassesThroughAtOnce() throws {
-        let (source, run) = try Self.run { $0.tap(fingers: 1) }
-        #expect(Self.read(run.clone).frames == Self.read(source).frames)
-        #expect(run.gestures.contains { $0.name == "tap" && $0.state == .recognized })
     }
 
     @Test("a three-finger swipe: its touches begin in the clone, then all three are cancelled, never lifted")
@@ -368,15 +381,23 @@ struct CloneFramePlannerTests {
         #expect(planner.liftAll().isEmpty)
     }
 
-    @Test("a cancelled source touch (SYN_DROPPED resync) is cancelled in the clone")
-    func resyncCancels() throws {
+    /// A one-finger drag fed half-way, up to a frame's end: the run, the synthesizer that
+    /// made it, and the time of the first event not fed.
+    static func halfWayDrag() throws -> (run: ClonePlanRun, synthesizer: GestureSynthesizer, time: Timestamp) {
         let device = try Self.touchscreen()
         var synthesizer = GestureSynthesizer(device: device)
         let events = synthesizer.events(for: synthesizer.drag(fingers: 1, from: .center, to: .fraction(x: 0.5, y: 0.8), duration: 1))
         let half = try #require(events.indices.first { events[$0].time > events[0].time.adding(seconds: 0.5) && events[$0 - 1].usage == .synReport })
         var run = ClonePlanRun(device: device)
         run.feed(Array(events[..<half]))
-        let t = events[half].time
+        return (run, synthesizer, events[half].time)
+    }
+
+    @Test("a cancelled source touch (SYN_DROPPED resync) is cancelled in the clone")
+    func resyncCancels() throws {
+        let drag = try Self.halfWayDrag()
+        var (run, synthesizer) = (drag.run, drag.synthesizer)
+        let t = drag.time
         // The kernel's buffer overflowed; libevdev says the finger lifted meanwhile.
         run.feed([
             RawEvent(time: t, usage: .synDropped, value: 0),
@@ -396,13 +417,9 @@ struct CloneFramePlannerTests {
 
     @Test("a touch that began in a SYN_DROPPED gap and is still down at the resync is stale: the clone never gets it (spec §2.5)")
     func touchFromTheGapIsStale() throws {
-        let device = try Self.touchscreen()
-        var synthesizer = GestureSynthesizer(device: device)
-        let events = synthesizer.events(for: synthesizer.drag(fingers: 1, from: .center, to: .fraction(x: 0.5, y: 0.8), duration: 1))
-        let half = try #require(events.indices.first { events[$0].time > events[0].time.adding(seconds: 0.5) && events[$0 - 1].usage == .synReport })
-        var run = ClonePlanRun(device: device)
-        run.feed(Array(events[..<half]))
-        let t = events[half].time
+        let drag = try Self.halfWayDrag()
+        var run = drag.run
+        let t = drag.time
         // libevdev's sync: the drag's finger lifted in the gap, a new one (tracking id 77) is down.
         run.feed([
             RawEvent(time: t, usage: .synDropped, value: 0),
