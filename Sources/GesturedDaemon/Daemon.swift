@@ -186,6 +186,8 @@ public final class Daemon: Sendable {
             // Not again after each device is opened: paging the code out while another
             // device streams stalls the loop on its faults, and that device's evdev buffer
             // overflowed (SYN_DROPPED on the steady touchpad of the guest's fault suite).
+            // The heap's free pages that start-up left go back too (HeapTuning).
+            HeapTuning.trim()
         }
 
         var reason = "stopped"
@@ -255,6 +257,8 @@ public final class Daemon: Sendable {
                 await hub?.reconfigure(loaded.configurator)
                 await hub?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
             }
+            // What the old configuration and the parse freed goes back (HeapTuning).
+            if options.releaseStartupText { HeapTuning.trim() }
             // How long the files took off the loop, and how long applying them held it.
             let applied = MonotonicClock.nowMicroseconds()
             logger.notice(

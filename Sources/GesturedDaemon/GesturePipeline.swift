@@ -16,6 +16,11 @@ public struct GesturePipeline: Sendable {
     /// class reference copies the whole pipeline first (measured: 3 % of a frame's CPU in
     /// the kernel tier's guest, for the single timer's re-arming).
     public private(set) var storedDeadline: Timestamp?
+    /// Whether ``drainDiagnostics()`` has anything, kept in a stored property for the same
+    /// reason as ``storedDeadline``: the daemon asks it after every step, through a class
+    /// reference, and the computed form copied the whole pipeline first (callgrind: about
+    /// 1 000 instructions a frame, with the retains and releases of every array in it).
+    public private(set) var hasDiagnostics = false
 
     public init(
         node: String,
@@ -32,6 +37,14 @@ public struct GesturePipeline: Sendable {
         self.filter.recordsDecisions = true
         self.engine = GestureEngine(
             device: device, configuration: Self.devicePolicy(configuration, device: device), firstSequence: firstSequence)
+        settle()
+    }
+
+    /// Refreshes the stored answers (``storedDeadline``, ``hasDiagnostics``) after a call that
+    /// can change them.
+    private mutating func settle() {
+        storedDeadline = nextDeadline
+        hasDiagnostics = assembler.hasDiagnostics || engine.hasDiagnostics || filter.hasDecisions
     }
 
     /// The longest tap on a touchpad (s): libinput's tap timeout (180 ms) and the ChromiumOS
@@ -93,7 +106,7 @@ public struct GesturePipeline: Sendable {
 
     /// Like ``feed(_:)``, appending to a buffer the caller keeps (no per-frame array).
     public mutating func feed<S: Sequence<RawEvent>>(_ events: S, into outputs: inout [EngineOutput]) {
-        defer { storedDeadline = nextDeadline }
+        defer { settle() }
         // An array's events are read from its storage: iterating the generic sequence here,
         // unspecialized (callers are in other modules), allocates for every event.
         let read: Void? = events.withContiguousStorageIfAvailable { buffer in
@@ -123,7 +136,7 @@ public struct GesturePipeline: Sendable {
 
     /// Like ``advance(to:)``, appending to a buffer the caller keeps (no array per step).
     public mutating func advance(to time: Timestamp, into outputs: inout [EngineOutput]) {
-        defer { storedDeadline = nextDeadline }
+        defer { settle() }
         let clamped = max(time, now ?? time)
         now = clamped
         if let lifts = filter.flush(upTo: clamped) {
@@ -149,7 +162,7 @@ public struct GesturePipeline: Sendable {
     /// hold-back only waits for a contact that could continue them, which can no longer
     /// come. So a live run and the replay of its recording end alike.
     public mutating func cancelAll(at time: Timestamp) -> [EngineOutput] {
-        defer { storedDeadline = nextDeadline }
+        defer { settle() }
         var t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
         if let lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) {
@@ -186,13 +199,10 @@ public struct GesturePipeline: Sendable {
 
     /// Replaces the configuration; gestures of changed recognizers are cancelled.
     public mutating func reconfigure(_ configuration: EngineConfiguration, at time: Timestamp) -> [EngineOutput] {
-        defer { storedDeadline = nextDeadline }
+        defer { settle() }
         let t = max(time, now ?? time)
         return engine.reconfigure(Self.devicePolicy(configuration, device: device), at: t)
     }
-
-    /// Whether ``drainDiagnostics()`` has anything (asked per frame: nothing is built).
-    public var hasDiagnostics: Bool { assembler.hasDiagnostics || engine.hasDiagnostics || filter.hasDecisions }
 
     /// Whether the engine keeps its state transitions as diagnostics (with their reasons);
     /// the daemon keeps them only when it logs them (debug), so a landing builds no string.
@@ -204,6 +214,7 @@ public struct GesturePipeline: Sendable {
     /// Assembler and engine diagnostics since the last call, for the caller to log.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
         guard hasDiagnostics else { return [] }
+        defer { settle() }
         let decisions = filter.drainDecisions()
         let diagnostics = assembler.drainDiagnostics() + engine.drainDiagnostics()
         return decisions.isEmpty ? diagnostics : diagnostics + decisions.map(EngineDiagnostic.touchFilter)

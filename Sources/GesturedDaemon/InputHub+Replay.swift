@@ -114,7 +114,9 @@ extension InputHub {
         session.outputs = []
         outputs.removeAll(keepingCapacity: true)
         // Deadlines that fall before the next event fire first, at their own time.
-        while let deadline = session.pipeline.nextDeadline, deadline.microseconds <= nowRecording,
+        // `storedDeadline`, not the computed `nextDeadline`: read through the session (a
+        // class), the computed property copies the whole pipeline first.
+        while let deadline = session.pipeline.storedDeadline, deadline.microseconds <= nowRecording,
             session.index >= session.events.count || deadline < session.events[session.index].time
         {
             session.pipeline.advance(to: deadline, into: &outputs)
@@ -128,13 +130,13 @@ extension InputHub {
         }
         publishReplay(outputs, session)
         session.outputs = outputs
-        guard session.index < session.events.count || session.pipeline.nextDeadline != nil else {
+        guard session.index < session.events.count || session.pipeline.storedDeadline != nil else {
             publishReplay(session.pipeline.finishReplay(), session)
             finishReplay(node)
             return
         }
         var next = session.index < session.events.count ? session.events[session.index].time.microseconds : Int64.max
-        if let deadline = session.pipeline.nextDeadline { next = min(next, deadline.microseconds) }
+        if let deadline = session.pipeline.storedDeadline { next = min(next, deadline.microseconds) }
         let delay = max(0, Int64(Double(next - nowRecording) / speed))
         if session.timer == nil {
             let loop = self.loop

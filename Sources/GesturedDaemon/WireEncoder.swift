@@ -59,7 +59,147 @@ extension WireMapping {
 
     /// One gesture line: the mapping of ``gestureMessage(_:node:device:)`` and the writing of
     /// ``GestureEventMessage/wireLine(into:)`` in one pass, with no message in between.
+    ///
+    /// Written through a ``WireCursor`` into room reserved at the end of `bytes` for the whole
+    /// line (``WireCursor/bound(strings:)``), keys from ``GestureEventMessage/wireKeys``; a
+    /// line with a string that needs an escape, or with a custom recognizer's values, takes
+    /// the array path (``writeGestureThroughArray(_:device:locked:consumed:state:into:)``),
+    /// which spells every line the same (WireEncoderTests compare both to the generic encoder).
     static func writeGesture(
+        _ e: GestureEvent, device: WireDevice, locked: Bool, consumed: Bool, state: WireGestureState, into bytes: inout [UInt8]
+    ) -> Bool {
+        guard e.reported.values.isEmpty else {
+            return writeGestureThroughArray(e, device: device, locked: locked, consumed: consumed, state: state, into: &bytes)
+        }
+        let kind = e.kind.name
+        // name, kind, state, device, device_name, gesture_id's kernel name; direction, edge
+        // and "gesture" are under 16 bytes together.
+        let strings =
+            e.name.utf8.count + kind.utf8.count + state.rawValue.utf8.count + device.node.utf8.count + device.name.utf8.count
+            + device.kernelName.utf8.count + 16
+        var written: Bool?
+        bytes.append(addingCapacity: WireCursor.bound(strings: strings)) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var cursor = WireCursor(buffer.baseAddress!)
+                written = writeGesture(e, kind: kind, device: device, locked: locked, consumed: consumed, state: state, to: &cursor)
+                initialized = written == true ? cursor.count : 0
+            }
+        }
+        if let written { return written }
+        return writeGestureThroughArray(e, device: device, locked: locked, consumed: consumed, state: state, into: &bytes)
+    }
+
+    /// ``writeGesture(_:device:locked:consumed:state:into:)`` through a cursor: nil when a
+    /// string needs an escape (the caller takes the array path), false when a value is not finite.
+    private static func writeGesture(
+        _ e: GestureEvent, kind: String, device: WireDevice, locked: Bool, consumed: Bool, state: WireGestureState,
+        to c: inout WireCursor
+    ) -> Bool? {
+        let table = GestureEventMessage.wireKeys
+        return table.bytes.withUnsafeBufferPointer { keys -> Bool? in
+            var first = true
+            c.byte(UInt8(ascii: "{"))
+            func key(_ entry: WireKeyTable.Entry) {
+                // `,"key":`, without the comma before the first key.
+                let skip = first ? 1 : 0
+                first = false
+                c.bytes(UnsafeBufferPointer(rebasing: keys[(entry.offset + skip)..<(entry.offset + entry.count)]))
+            }
+            func put(_ entry: WireKeyTable.Entry, _ value: Double?) -> Bool {
+                guard let value else { return true }
+                key(entry)
+                return c.number(value)
+            }
+            func string(_ entry: WireKeyTable.Entry, _ value: String?) -> Bool {
+                guard let value else { return true }
+                key(entry)
+                return c.string(value)
+            }
+            let scaleVelocity = e.reported.scale != nil ? e.reported.scalarVelocity : nil
+            let rotationVelocity = e.reported.scale == nil && e.reported.rotation != nil ? e.reported.scalarVelocity : nil
+            for entry in table.entries {
+                switch entry.slot {
+                case .type:
+                    guard string(entry, "gesture") else { return nil }
+                case .key(let name):
+                    switch name {
+                    case .name: guard string(entry, e.name) else { return nil }
+                    case .kind: guard string(entry, kind) else { return nil }
+                    case .state: guard string(entry, state.rawValue) else { return nil }
+                    case .device: guard string(entry, device.node) else { return nil }
+                    case .deviceName: guard string(entry, device.name) else { return nil }
+                    case .timeUS:
+                        key(entry)
+                        c.integer(e.timestamp.microseconds)
+                    case .gestureID:
+                        // "<kernel name>:<sequence>", written in place.
+                        key(entry)
+                        guard c.string(device.kernelName) else { return nil }
+                        c.removeLast()  // the closing quote: the sequence goes inside
+                        c.byte(UInt8(ascii: ":"))
+                        c.unsigned(e.sequence)
+                        c.byte(UInt8(ascii: "\""))
+                    case .fingers:
+                        key(entry)
+                        c.integer(Int64(e.reported.fingers))
+                    case .xMM: guard put(entry, rounded(e.reported.location.x)) else { return false }
+                    case .yMM: guard put(entry, rounded(e.reported.location.y)) else { return false }
+                    case .xFraction: guard put(entry, rounded(e.locationFraction.x, places: 4)) else { return false }
+                    case .yFraction: guard put(entry, rounded(e.locationFraction.y, places: 4)) else { return false }
+                    case .taps:
+                        if let taps = e.reported.taps {
+                            key(entry)
+                            c.integer(Int64(taps))
+                        }
+                    case .direction: guard string(entry, e.reported.direction?.rawValue) else { return nil }
+                    case .edge: guard string(entry, e.reported.edge?.rawValue) else { return nil }
+                    case .dxMM: guard put(entry, e.reported.translation.map { rounded($0.x) }) else { return false }
+                    case .dyMM: guard put(entry, e.reported.translation.map { rounded($0.y) }) else { return false }
+                    case .vxMMPerS: guard put(entry, e.reported.velocity.map { rounded($0.x) }) else { return false }
+                    case .vyMMPerS: guard put(entry, e.reported.velocity.map { rounded($0.y) }) else { return false }
+                    case .scale: guard put(entry, e.reported.scale.map { rounded($0, places: 4) }) else { return false }
+                    case .scaleVelocity: guard put(entry, scaleVelocity.map { rounded($0) }) else { return false }
+                    case .rotation: guard put(entry, e.reported.rotation.map { rounded($0, places: 4) }) else { return false }
+                    case .rotationVelocity: guard put(entry, rotationVelocity.map { rounded($0) }) else { return false }
+                    case .approximateUnits:
+                        if device.approximateUnits {
+                            key(entry)
+                            c.bool(true)
+                        }
+                    case .values:
+                        // Only without values (the caller's guard): nothing to write.
+                        break
+                    case .locked:
+                        key(entry)
+                        c.bool(locked)
+                    case .touchesConsumed:
+                        if consumed {
+                            key(entry)
+                            c.bool(true)
+                        }
+                    case .dxDeltaMM: guard put(entry, delta(e.reported.translation?.x, e.translationDelta?.x, places: 2)) else { return false }
+                    case .dyDeltaMM: guard put(entry, delta(e.reported.translation?.y, e.translationDelta?.y, places: 2)) else { return false }
+                    case .dxFraction: guard put(entry, e.translationFraction.map { rounded($0.x, places: 4) }) else { return false }
+                    case .dyFraction: guard put(entry, e.translationFraction.map { rounded($0.y, places: 4) }) else { return false }
+                    case .scaleDelta: guard put(entry, delta(e.reported.scale, e.scaleDelta, places: 4)) else { return false }
+                    case .rotationDelta: guard put(entry, delta(e.reported.rotation, e.rotationDelta, places: 4)) else { return false }
+                    case .restXMM: guard put(entry, e.fling.map { rounded($0.restLocation.x) }) else { return false }
+                    case .restYMM: guard put(entry, e.fling.map { rounded($0.restLocation.y) }) else { return false }
+                    case .restDxFraction: guard put(entry, e.fling.map { rounded($0.restTranslationFraction.x, places: 4) }) else { return false }
+                    case .restDyFraction: guard put(entry, e.fling.map { rounded($0.restTranslationFraction.y, places: 4) }) else { return false }
+                    case .flingS: guard put(entry, e.fling.map { rounded($0.duration, places: 3) }) else { return false }
+                    }
+                }
+            }
+            c.byte(UInt8(ascii: "}"))
+            c.byte(UInt8(ascii: "\n"))
+            return true
+        }
+    }
+
+    /// The array path of ``writeGesture(_:device:locked:consumed:state:into:)``: every line,
+    /// escapes and custom values included.
+    static func writeGestureThroughArray(
         _ e: GestureEvent, device: WireDevice, locked: Bool, consumed: Bool, state: WireGestureState, into bytes: inout [UInt8]
     ) -> Bool {
         var w = WireWriter()

@@ -91,32 +91,22 @@ public struct WireWriter {
             bytes.append(UInt8(ascii: "0"))
             return true
         }
-        let magnitude = value.magnitude
-        guard magnitude >= 0.0001, magnitude < 1e11 else { return false }
-        var scale = 1.0
+        guard let (n, places) = shortDecimalDigits(value.magnitude) else { return false }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var divisor: UInt64 = 1
-        for places in 0...4 {
-            let n = UInt64((magnitude * scale).rounded())
-            if Double(n) / scale == magnitude {
-                guard places == 0 || n % 10 != 0 else { return false }
-                if value < 0 { bytes.append(UInt8(ascii: "-")) }
-                unsigned(n / divisor, &bytes)
-                if places > 0 {
-                    bytes.append(UInt8(ascii: "."))
-                    var fraction = n % divisor
-                    var digit = divisor / 10
-                    while digit > 0 {
-                        bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit))
-                        fraction %= digit
-                        digit /= 10
-                    }
-                }
-                return true
+        for _ in 0..<places { divisor *= 10 }
+        unsigned(n / divisor, &bytes)
+        if places > 0 {
+            bytes.append(UInt8(ascii: "."))
+            var fraction = n % divisor
+            var digit = divisor / 10
+            while digit > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(fraction / digit))
+                fraction %= digit
+                digit /= 10
             }
-            scale *= 10
-            divisor *= 10
         }
-        return false
+        return true
     }
 
     /// A decimal integer.
@@ -306,4 +296,201 @@ extension TouchEventMessage {
         w.endLine(&bytes)
         return true
     }
+}
+
+/// ``WireWriter``'s spellings written through a pointer into memory the caller reserved for
+/// the whole line (the daemon's per-frame encoder: `Array.append(addingCapacity:)`), so a byte
+/// costs a store instead of an array append's uniqueness and capacity checks (callgrind: the
+/// array path spent about 13 000 instructions on a 370-byte gesture line). The caller bounds
+/// the line first (``bound(strings:)``) and takes the array path when a string needs an
+/// escape (``string(_:)`` returns false) or a custom recognizer's values are present.
+public struct WireCursor {
+    @usableFromInline var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
+
+    @inlinable
+    public init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        self.position = start
+    }
+
+    /// Bytes written so far.
+    @inlinable public var count: Int { position - start }
+
+    /// An upper bound of a gesture line's bytes whose strings (name, kind, state, node,
+    /// device name, kernel name, direction or edge) hold `strings` bytes in all, unescaped:
+    /// every key with its comma, at most 26 bytes for each number or integer, the quotes.
+    public static func bound(strings: Int) -> Int {
+        GestureEventMessage.wireKeys.bytes.count + GestureEventMessage.wireKeys.entries.count * 26 + 2 * 12 + strings + 64
+    }
+
+    @inlinable
+    public mutating func byte(_ b: UInt8) {
+        position.initialize(to: b)
+        position += 1
+    }
+
+    /// Takes back the last byte written (the closing quote `gesture_id` writes inside).
+    @inlinable
+    public mutating func removeLast() {
+        precondition(position > start)
+        position -= 1
+    }
+
+    @inlinable
+    public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress else { return }
+        position.initialize(from: base, count: source.count)
+        position += source.count
+    }
+
+    /// `"text"` when nothing in it needs an escape; false (nothing written) otherwise.
+    @inlinable
+    public mutating func string(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { clean($0) }
+    }
+
+    @inlinable
+    public mutating func string(_ text: Substring) -> Bool {
+        var text = text
+        return text.withUTF8 { clean($0) }
+    }
+
+    @inlinable
+    mutating func clean(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        byte(UInt8(ascii: "\""))
+        bytes(utf8)
+        byte(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// A decimal unsigned integer: its digits counted, then written from the last one back.
+    @inlinable
+    public mutating func unsigned(_ value: UInt64) {
+        var digits = 1
+        var t = value
+        while t >= 10 {
+            t /= 10
+            digits += 1
+        }
+        var p = position + digits
+        var rest = value
+        repeat {
+            p -= 1
+            p.initialize(to: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        position += digits
+    }
+
+    @inlinable
+    public mutating func integer(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        unsigned(value.magnitude)
+    }
+
+    @inlinable
+    public mutating func bool(_ value: Bool) {
+        if value {
+            byte(UInt8(ascii: "t")); byte(UInt8(ascii: "r")); byte(UInt8(ascii: "u")); byte(UInt8(ascii: "e"))
+        } else {
+            byte(UInt8(ascii: "f")); byte(UInt8(ascii: "a")); byte(UInt8(ascii: "l")); byte(UInt8(ascii: "s")); byte(UInt8(ascii: "e"))
+        }
+    }
+
+    /// A finite number as ``WireWriter/number(_:_:)`` spells it; false (nothing written)
+    /// when not finite.
+    public mutating func number(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        if value == 0 {
+            if value.sign == .minus { byte(UInt8(ascii: "-")) }
+            byte(UInt8(ascii: "0"))
+            return true
+        }
+        if let (n, places) = WireWriter.shortDecimalDigits(value.magnitude) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            var divisor: UInt64 = 1
+            for _ in 0..<places { divisor *= 10 }
+            unsigned(n / divisor)
+            if places > 0 {
+                byte(UInt8(ascii: "."))
+                var fraction = n % divisor
+                var digit = divisor / 10
+                while digit > 0 {
+                    byte(UInt8(ascii: "0") + UInt8(fraction / digit))
+                    fraction %= digit
+                    digit /= 10
+                }
+            }
+            return true
+        }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            // "3.0" is written "3".
+            if utf8.count > 2, utf8[utf8.count - 1] == UInt8(ascii: "0"), utf8[utf8.count - 2] == UInt8(ascii: ".") {
+                bytes(UnsafeBufferPointer(rebasing: utf8[..<(utf8.count - 2)]))
+            } else {
+                bytes(utf8)
+            }
+        }
+        return true
+    }
+}
+
+extension WireWriter {
+    /// The digits ``shortDecimal(_:_:)`` writes for a magnitude (> 0): `n` and the number of
+    /// decimal places, or nil when it does not apply.
+    @usableFromInline
+    ///
+    /// One rounding at 4 places, then the trailing zeros dropped: the least p ≤ 4 for which
+    /// `round(m·10^p) / 10^p == m` is the same p. If some p works, `m·10^4` is within 0.15 of
+    /// the integer `n_p·10^(4-p)` (m < 1e11: its ulp is under 2^-16), so the rounding at 4
+    /// places gives that integer, and `n / 10^4` is the same rational correctly rounded, m;
+    /// so the check at 4 places passes exactly when some p does, and the least such p is
+    /// where n's trailing zeros end (the tests compare every value with Swift's description).
+    static func shortDecimalDigits(_ magnitude: Double) -> (n: UInt64, places: Int)? {
+        guard magnitude >= 0.0001, magnitude < 1e11 else { return nil }
+        var n = UInt64((magnitude * 10_000).rounded())
+        guard Double(n) / 10_000 == magnitude else { return nil }
+        var places = 4
+        while places > 0, n % 10 == 0 {
+            n /= 10
+            places -= 1
+        }
+        return (n, places)
+    }
+}
+
+/// The keys of a gesture line in ``GestureEventMessage/wireOrder``, each spelled `,"key":`
+/// back to back in one array, with plain values per entry: iterating it retains nothing per
+/// key (the tuple table's strings and arrays cost a retain and a release each).
+public struct WireKeyTable: Sendable {
+    public struct Entry: Sendable {
+        public var slot: GestureSlot
+        /// Where `,"key":` starts in ``bytes``, and its length with the comma.
+        public var offset: Int
+        public var count: Int
+    }
+
+    public let bytes: [UInt8]
+    public let entries: [Entry]
+
+    init(_ order: [(slot: GestureSlot, name: String, key: [UInt8])]) {
+        var bytes: [UInt8] = []
+        var entries: [Entry] = []
+        for (slot, _, key) in order {
+            entries.append(Entry(slot: slot, offset: bytes.count, count: key.count + 1))
+            bytes.append(UInt8(ascii: ","))
+            bytes += key
+        }
+        self.bytes = bytes
+        self.entries = entries
+    }
+}
+
+extension GestureEventMessage {
+    /// ``wireOrder`` as one byte table (``WireKeyTable``), for the daemon's encoder.
+    public static let wireKeys = WireKeyTable(wireOrder)
 }
