@@ -159,7 +159,7 @@ END {
 	# attempt when the player replayed stalled bursts (play.c), else the
 	# line's own.
 	for (k = 1; k <= lines; k++) final[k] = k
-	attempts = bursts
+	attempts = lines
 	if (playerBursts && (1 in plays)) {
 		attempts = playerBursts
 		for (b = 1; b <= playerBursts; b++) final[plays[b]] = b
