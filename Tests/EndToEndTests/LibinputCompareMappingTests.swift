@@ -89,8 +89,8 @@ burst 5 frames 81 start_late_ms 0.1 max_late_ms 0.9 late_frames 0
     }
 
     static func compare(
-        kernel: String = kernel, libinput: String = libinput, shipped: String = shipped,
-        evaluation: String = evaluation, player: String = player
+        kernel: String = LibinputCompareMappingTests.kernel, libinput: String = LibinputCompareMappingTests.libinput, shipped: String = LibinputCompareMappingTests.shipped,
+        evaluation: String = LibinputCompareMappingTests.evaluation, player: String = LibinputCompareMappingTests.player
     ) throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appending(path: "compare-awk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -156,7 +156,7 @@ burst 5 frames 81 start_late_ms 0.1 max_late_ms 0.9 late_frames 0
     /// 14.00 s the stalled attempts. On the stalled scroll libinput held and cancelled (none) and
     /// gestured scrolled up: judged, that would be a disagreement; the second attempt, scrolling
     /// down for both, is the one judged. The hold's second attempt strayed 45 ms too: unmeasured.
-    static let replayedKernel = bursts([
+    static let replayedKernel = LibinputCompareMappingTests.bursts([
         ("10.000000", "10.060000"), ("10.400000", "10.460000"), ("11.000000", "11.300000"),
         ("12.000000", "12.400000"), ("13.000000", "13.400000"), ("14.000000", "14.800000"), ("15.000000", "15.800000"),
     ])

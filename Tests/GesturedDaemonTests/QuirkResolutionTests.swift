@@ -21,10 +21,10 @@ struct QuirkResolutionTests {
 
     static func configurator() throws -> DeviceConfigurator {
         let path = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../config/evaluation.conf").standardized.path
-        guard case .success(let loaded) = ConfigLoader.load(mainPath: path) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
+        switch ConfigLoader.load(mainPath: path) {
+        case .success(let loaded): return loaded.configurator
+        case .failure(let failure): throw failure
         }
-        return loaded.configurator
     }
 
     @Test("an Elantech pad without a resolution is 95 × 45 mm to the engine, as to libinput")
