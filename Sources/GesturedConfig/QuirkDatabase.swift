@@ -92,6 +92,7 @@ public struct QuirkDatabase: Hashable, Sendable {
         "MatchName", "MatchBus", "MatchVendor", "MatchProduct", "MatchUdevProperty", "AttrPressureIsPressure",
         "AttrPalmPressureThreshold", "AttrPalmPressureAtLanding", "AttrTapMinimumPressure", "AttrPalmSizeThreshold",
         "AttrPalmReturnWait", "AttrSensorJumpStep", "AttrBoxFilterSize", "AttrDropsConfirmedMotion",
+        "AttrResolutionHint",
     ]
 
     private static func apply(_ key: String, _ value: String, to section: inout QuirkSection) throws(ValueError) {
@@ -117,6 +118,12 @@ public struct QuirkDatabase: Hashable, Sendable {
         case "AttrSensorJumpStep": section.quirks.sensorJumpStep = try ValueParsing.length(value)
         case "AttrBoxFilterSize": section.quirks.boxSize = try ValueParsing.length(value)
         case "AttrDropsConfirmedMotion": section.quirks.dropsConfirmedMotion = try ValueParsing.boolean(value)
+        case "AttrResolutionHint":
+            let parts = value.split(separator: "x", omittingEmptySubsequences: false).map { Int32($0) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x > 0, y > 0 else {
+                throw ValueError("'\(value)' is not XxY, units per millimetre (e.g. 31x31)")
+            }
+            section.quirks.resolutionHint = ResolutionHint(x: x, y: y)
         default:
             let hint = Suggest.closest(to: key, among: keys).map { "did you mean '\($0)'?" }
             throw ValueError("unknown key", hint: hint)

@@ -60,10 +60,13 @@ public struct LoadedConfiguration: Sendable {
         return { device, kind, udevProperties in
             let settings = configuration.deviceSettings(for: device, kind: kind, udevProperties: udevProperties)
             guard !settings.isDisabled else { return nil }
-            let adjusted = settings.applying(to: device)
+            // A [Device] size first, then a quirk's resolution hint where the axes still
+            // report none (quirks match by name, ids and udev properties, never by ranges).
+            let sized = settings.applying(to: device)
+            let quirks = database.quirks(for: sized, udevProperties: udevProperties)
+            let adjusted = quirks.applyingResolution(to: sized)
             let engine = configuration.engineConfiguration(for: adjusted, kind: kind, udevProperties: udevProperties)
             guard !engine.recognizers.isEmpty else { return nil }
-            let quirks = database.quirks(for: adjusted, udevProperties: udevProperties)
             var setup = DeviceSetup(
                 configuration: engine, device: adjusted, filterSettings: configuration.touchFilter.applying(quirks), quirks: quirks)
             setup.grab = settings.grab

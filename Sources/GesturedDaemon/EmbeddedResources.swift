@@ -11,6 +11,7 @@ public enum EmbeddedResources {
     /// `50-cypress-cyapa.quirks` is `_0_cypress_cyapa_quirks`), so every file is listed here
     /// (a test checks the list against config/quirks).
     public static let defaultQuirks: [(name: String, contents: String)] = [
-        ("<built-in 50-cypress-cyapa.quirks>", String(decoding: PackageResources._0_cypress_cyapa_quirks, as: UTF8.self))
+        ("<built-in 30-vendor-elantech.quirks>", String(decoding: PackageResources._0_vendor_elantech_quirks, as: UTF8.self)),
+        ("<built-in 50-cypress-cyapa.quirks>", String(decoding: PackageResources._0_cypress_cyapa_quirks, as: UTF8.self)),
     ]
 }

@@ -17,7 +17,10 @@ import GesturedSystem
 /// Every gesture also takes `stagger=S` (its fingers land S seconds apart, one after another),
 /// `lift-stagger=S` (they lift S seconds apart), `pressure=F` (the pressure each finger holds,
 /// a fraction 0…1 of the device's range; default 0.5), `pressure-from=F` and `pressure-rise=S`
-/// (the pressure at touch-down, rising to `pressure` over S seconds).
+/// (the pressure at touch-down, rising to `pressure` over S seconds). `pressure=firm` is a firm
+/// finger on the device's pressure scale (``PressureProfile/firm(on:)``: 111 units where the
+/// axis reaches the palm threshold of 130, else 0.65 of the range); `pressure=palm` a palm
+/// (the whole range, 35 mm across).
 ///
 /// x/y are fractions of the surface (0…1); distances and spans mm; times seconds; angles
 /// degrees (clockwise positive). Gestures follow each other with a 0.6 s gap unless `wait`
@@ -121,7 +124,17 @@ enum Synthesize {
             if values["stagger"] != nil || values["lift-stagger"] != nil {
                 shaped = shaped.staggered(landing: number("stagger", 0), lifting: number("lift-stagger", 0))
             }
-            if let level = values["pressure"] {
+            if let name = names["pressure"] {
+                // Named profiles, resolved for the device: a firm finger on its pressure scale,
+                // or a palm (full pressure, 35 mm across).
+                let axis = s.device.axis(.absMTPressure) ?? s.device.axis(.absPressure)
+                switch name {
+                case "firm": shaped = shaped.pressing(.firm(on: axis))
+                case "palm": shaped = shaped.pressing(.palm).touching(millimeters: 35)
+                default:
+                    throw ScriptError(description: "\(location): pressure is a fraction 0…1 of the pressure range, 'firm' or 'palm', not '\(name)'")
+                }
+            } else if let level = values["pressure"] {
                 guard (0...1).contains(level), (0...1).contains(number("pressure-from", level)) else {
                     throw ScriptError(description: "\(location): pressure and pressure-from are fractions of the pressure range, 0…1")
                 }

@@ -163,7 +163,7 @@ enum StressScript {
             keyframes: [.init(time: 0, position: position), .init(time: end, position: position + PhysicalPoint(x: 0.5, y: 0.3))])
         // Screens whose firmware classifies contacts say so (`MT_TOOL_PALM`).
         palm.toolType = .palm
-        palm.pressure = PressureProfile(level: 1, landing: 0.4, rise: 0.03)
+        palm.pressure = .palm
         palm.touchMajorMillimeters = 35
         return script.combined(with: GestureScript(strokes: [palm]))
     }

@@ -198,6 +198,26 @@ struct SynthesizerTests {
         #expect(pressures.map(\.value).prefix(2) == [12, 12])
     }
 
+    @Test("a firm finger is firm on every pressure scale, never a palm by the default threshold; a palm is")
+    func firmPressure() throws {
+        // 0…255 (the Synaptics Z scale): 111 units, under the palm threshold both readers apply
+        // by default (130); 0.65 of the range would be 165, a palm to both.
+        var synaptics = GestureSynthesizer(device: twoSlotPad)
+        let axis = try #require(twoSlotPad.axis(.absMTPressure))
+        let firm = synaptics.events(for: synaptics.tap(fingers: 2, duration: 0.05).pressing(.firm(on: axis)))
+            .filter { $0.usage == .absMTPressure }.map(\.value)
+        #expect(firm == [111, 111])
+        #expect(firm.allSatisfy { Double($0) < TouchFilterSettings().palmPressure! })
+        // The same on a 0…1023 axis: the threshold is absolute, so is a firm finger.
+        #expect(PressureProfile.firm(on: AxisInfo(minimum: 0, maximum: 1023)).level * 1023 < 112)
+        // 0…50 (contact area on the HID pads): no finger reaches 130; firm is 0.65 of the range.
+        #expect(PressureProfile.firm(on: AxisInfo(minimum: 0, maximum: 50)).level == 0.65)
+        // A palm presses the whole range, over the threshold on 0…255.
+        var palm = GestureSynthesizer(device: twoSlotPad)
+        let pressed = palm.events(for: palm.tap(fingers: 1, duration: 0.05).pressing(.palm)).filter { $0.usage == .absMTPressure }
+        #expect(pressed.map(\.value).max() == 255)
+    }
+
     @Test("a stroke's touch major is sent in mm of the axis's resolution, 8 mm unless set")
     func touchMajor() {
         var device = TestDevices.clickpad

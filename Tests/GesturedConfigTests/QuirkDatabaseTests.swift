@@ -36,6 +36,45 @@ struct QuirkDatabaseTests {
         #expect(database.quirks(for: usb) == DeviceQuirks())
     }
 
+    @Test("Elantech pads without a resolution read at libinput's 31 units/mm; a reported one is kept")
+    func shippedElantech() throws {
+        let text = try repositoryFile("config/quirks/30-vendor-elantech.quirks")
+        let (database, diagnostics) = QuirkDatabase.parse([("30-vendor-elantech.quirks", text)])
+        #expect(diagnostics.map(\.rendered) == [])
+        // The Dell Inspiron 7520 of the shared corpus: X 0…2940, Y 0…1400, no resolution.
+        let dell = DeviceDescription(
+            name: "ETPS/2 Elantech Touchpad", bustype: 0x11, vendor: 2, product: 0x0e, properties: [.pointer],
+            axes: [
+                EventUsage.absX.code: AxisInfo(minimum: 0, maximum: 2940), EventUsage.absY.code: AxisInfo(minimum: 0, maximum: 1400),
+                EventUsage.absMTSlot.code: AxisInfo(minimum: 0, maximum: 1),
+                EventUsage.absMTPositionX.code: AxisInfo(minimum: 0, maximum: 2940),
+                EventUsage.absMTPositionY.code: AxisInfo(minimum: 0, maximum: 1400),
+            ])
+        // Without the quirk: libinput's fallback size, 69 × 50 mm.
+        #expect(abs(dell.widthMillimeters - 69) < 0.01)
+        let quirks = database.quirks(for: dell)
+        #expect(quirks.resolutionHint == ResolutionHint(x: 31, y: 31))
+        #expect(quirks.attributeLines == ["AttrResolutionHint=31x31"])
+        let hinted = quirks.applyingResolution(to: dell)
+        #expect(hinted.hasResolution)
+        #expect(hinted.axis(.absX)?.resolution == 31 && hinted.axis(.absMTPositionY)?.resolution == 31)
+        #expect(abs(hinted.widthMillimeters - 2940.0 / 31) < 0.01 && abs(hinted.heightMillimeters - 1400.0 / 31) < 0.01)
+        // A pad whose kernel reports a resolution keeps it (the N500JK: 31 and 32).
+        var n500 = dell
+        n500.axes[EventUsage.absMTPositionX.code]?.resolution = 31
+        n500.axes[EventUsage.absMTPositionY.code]?.resolution = 32
+        n500.axes[EventUsage.absX.code]?.resolution = 31
+        n500.axes[EventUsage.absY.code]?.resolution = 32
+        #expect(database.quirks(for: n500).applyingResolution(to: n500) == n500)
+        // Another maker's pad without a resolution is not matched.
+        var other = dell
+        other.name = "SynPS/2 Synaptics TouchPad"
+        #expect(database.quirks(for: other) == DeviceQuirks())
+        // A malformed hint is an error naming the line.
+        let (_, bad) = QuirkDatabase.parse([("b.quirks", "[x]\nMatchName=*\nAttrResolutionHint=31\n")])
+        #expect(bad.map(\.rendered).first?.contains("b.quirks:3") == true)
+    }
+
     @Test("every condition must hold; later sections win; udev properties match")
     func matching() {
         let text = """

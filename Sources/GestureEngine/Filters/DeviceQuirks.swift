@@ -26,6 +26,9 @@ public struct DeviceQuirks: Hashable, Sendable {
     public var boxSize: Double?
     /// `AttrDropsConfirmedMotion=`: a palm's motion during its confirmation is dropped.
     public var dropsConfirmedMotion: Bool?
+    /// `AttrResolutionHint=XxY` (units per mm), libinput's name: the resolution of a device
+    /// whose position axes report none (kernel-reported resolutions are never overridden).
+    public var resolutionHint: ResolutionHint?
     /// The sections that matched, in the order applied (for `--check-config` and logs).
     public var sources: [String] = []
 
@@ -42,6 +45,7 @@ public struct DeviceQuirks: Hashable, Sendable {
         if let v = other.sensorJumpStep { sensorJumpStep = v }
         if let v = other.boxSize { boxSize = v }
         if let v = other.dropsConfirmedMotion { dropsConfirmedMotion = v }
+        if let v = other.resolutionHint { resolutionHint = v }
         sources += other.sources
     }
 
@@ -58,7 +62,41 @@ public struct DeviceQuirks: Hashable, Sendable {
         if let v = sensorJumpStep { lines.append("AttrSensorJumpStep=\(number(v))mm") }
         if let v = boxSize { lines.append("AttrBoxFilterSize=\(number(v))mm") }
         if let v = dropsConfirmedMotion { lines.append("AttrDropsConfirmedMotion=\(v ? 1 : 0)") }
+        if let v = resolutionHint { lines.append("AttrResolutionHint=\(v.x)x\(v.y)") }
         return lines
+    }
+}
+
+/// `AttrResolutionHint=`: units per millimetre on X and Y.
+public struct ResolutionHint: Hashable, Sendable {
+    public var x: Int32
+    public var y: Int32
+
+    public init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
+}
+
+extension DeviceQuirks {
+    /// `device` with the resolution hint applied, as libinput's `evdev_fix_abs_resolution`
+    /// does: only when neither position axis reports a resolution (the kernel's, or one a
+    /// `[Device]` `Size=` already set, wins), on both the single-touch and the MT axes.
+    /// Without a hint, or with a resolution reported, `device` as it is; a touchpad still
+    /// without one then falls back to 69 × 50 mm (``DeviceDescription/fallbackTouchpadSize``).
+    public func applyingResolution(to device: DeviceDescription) -> DeviceDescription {
+        guard let hint = resolutionHint, !device.hasResolution,
+            (device.xAxis?.resolution ?? 0) <= 0, (device.yAxis?.resolution ?? 0) <= 0
+        else { return device }
+        var result = device
+        for (usages, value) in [([EventUsage.absX, .absMTPositionX], hint.x), ([EventUsage.absY, .absMTPositionY], hint.y)] {
+            for usage in usages {
+                guard var axis = result.axes[usage.code] else { continue }
+                axis.resolution = value
+                result.axes[usage.code] = axis
+            }
+        }
+        return result
     }
 }
 

@@ -131,6 +131,12 @@ public struct GestureScript: Hashable, Sendable {
                     keyframes: $0.keyframes, toolType: $0.toolType, pressure: profile, touchMajorMillimeters: $0.touchMajorMillimeters) })
     }
 
+    /// Every finger's contact `millimeters` across (touch major).
+    public func touching(millimeters: Double) -> GestureScript {
+        GestureScript(strokes: strokes.map { GestureScript.Stroke(
+                    keyframes: $0.keyframes, toolType: $0.toolType, pressure: $0.pressure, touchMajorMillimeters: millimeters) })
+    }
+
     /// Both scripts at once (e.g. a resting thumb during a swipe).
     public func combined(with other: GestureScript) -> GestureScript {
         GestureScript(strokes: strokes + other.strokes)
@@ -164,6 +170,38 @@ public struct PressureProfile: Hashable, Sendable {
 
     /// Half the range, from touch-down to lift (what the synthesizer always sent before).
     public static let medium = PressureProfile(level: 0.5)
+
+    /// A firm finger on a device whose pressure axis is `axis` (nil: none; the level is then
+    /// never sent). On an axis that reaches the palm threshold both readers apply by default,
+    /// 130 units (libinput's `tp_init_palmdetect_pressure`, "the Synaptics default", and
+    /// ``TouchFilterSettings/palmPressure``), pressure is the Synaptics Z scale, absolute in
+    /// device units, and a firm finger presses ``firmFingerPressure`` units (not a fraction of
+    /// the range: 0.65 of 0…255 is 165, a palm to both). On a smaller axis (0…50 on the HID
+    /// pads, contact area there) no finger reaches that threshold and a firm one covers 0.65
+    /// of the range, as before.
+    public static func firm(on axis: AxisInfo?) -> PressureProfile {
+        guard let axis, axis.maximum > axis.minimum, Double(axis.maximum) >= palmPressureScale else {
+            return PressureProfile(level: 0.65)
+        }
+        let units = Swift.min(firmFingerPressure, Double(axis.maximum - axis.minimum))
+        return PressureProfile(level: (units + 0.5) / Double(axis.maximum - axis.minimum))
+    }
+
+    /// A palm: the whole range, landing at 0.4 of it and pressing fully 30 ms later (the
+    /// stress set's resting palm). Pair it with a wide contact (``GestureScript/Stroke/touchMajorMillimeters``
+    /// 35 mm) where the device measures size.
+    public static let palm = PressureProfile(level: 1, landing: 0.4, rise: 0.03)
+
+    /// Where an axis's maximum makes pressure the Synaptics Z scale: the default palm
+    /// threshold, 130 units.
+    static let palmPressureScale = 130.0
+
+    /// A firm finger's pressure on the Synaptics Z scale, device units: the 90th percentile of
+    /// the fingers' pressure on alex, the corpus's Synaptics 0…255 board (hardware_Trackpad,
+    /// the 67 recordings without palm or thumb, 3 943 `ABS_MT_PRESSURE` values: p50 76, p90
+    /// 111, p99 122, max 126; the 32 palm and thumb recordings: p50 167). Below both
+    /// readers' palm threshold, 130.
+    public static let firmFingerPressure = 111.0
 
     /// The fraction of the range `seconds` after touch-down.
     public func fraction(after seconds: Double) -> Double {

@@ -11,9 +11,22 @@
 # SHIPPED     gestured --dry-run --json with config/gestured.conf
 # EVALUATION  gestured --dry-run --json with config/evaluation.conf
 # PLAYED      the recording that was played (gesturectl synthesize)
-# PLAYER      what the guest's player (play.c) reported: per burst, how late
-#             its first frame went out and the latest of its frames after
-#             that (absent or empty with evemu-play)
+# PLAYER      what the guest's player (play.c) reported: per attempt at a
+#             burst, how late its first frame went out and the latest of its
+#             frames after that, which script line it plays, and how far the
+#             kernel's timestamps strayed from the recording's (absent or
+#             empty with evemu-play: then burst K is line K)
+#
+# Stalled bursts are played again (play.c): a burst whose frames reached the
+# kernel, by the timestamps read back from the node, more than the player's
+# bound (stall_ms, 25 ms) away from the recording's times, measured from the
+# burst's first frame, is not the input that was designed; the player plays it
+# again after its recorded pause, up to its retries. The kernel then has more
+# bursts than the script has lines; the player's report says which line each
+# plays, and each line is judged on its last attempt. A line whose last
+# attempt still strayed is unmeasured ("stalled-<ms>-after-<n>-attempts"),
+# listed and counted, never judged; no disagreement is dropped for any other
+# reason.
 #
 # A burst is unmeasured when libinput said "your system is too slow" during
 # it (a timer of its fired late, so its outcome is the guest's, not its own):
@@ -59,7 +72,8 @@
 #   notcomparable <slug> <config> <count> <labels...>
 #   unmeasured <slug> <k> <reason>
 #   late <slug> <k> <start ms> <latest frame ms>   per burst, from PLAYER
-#   lateness <slug> <bursts> <p50 ms> <max ms> <bursts with a frame > 10 ms late>   from PLAYER
+#   lateness <slug> <bursts> <p50 ms> <max ms> <bursts with a frame > 10 ms late>   from PLAYER (last attempts)
+#   replayed <slug> <lines played again> <attempts beyond one each> <lines still stalled> <bound ms>   from PLAYER
 #   bursts <slug> <n> for <m> script lines    only when the two differ
 
 BEGIN {
@@ -94,8 +108,13 @@ file == 6 && $1 == "E:" {
 	next
 }
 
-file == 7 && $1 == "player" { player = $3 " " $5 }
-file == 7 && $1 == "burst" { startLate[$2] = $6 + 0; frameLate[$2] = $8 + 0; playerBursts = $2 + 0; next }
+file == 7 && $1 == "player" { player = $3 " " $5; if ($6 == "stall_ms") stallBound = $7 + 0 }
+file == 7 && $1 == "burst" {
+	startLate[$2] = $6 + 0; frameLate[$2] = $8 + 0; playerBursts = $2 + 0
+	# what it plays and how closely the kernel's times followed (play.c's replays)
+	if ($11 == "plays") { plays[$2] = $12 + 0; attempt[$2] = $14 + 0; deviation[$2] = $16 + 0 }
+	next
+}
 
 # libinput: kept for the end, when its clock is known (see libinputEvent)
 file == 3 { liLines[++liCount] = $0; next }
@@ -136,29 +155,47 @@ END {
 	}
 	for (i = 1; i <= liCount; i++) libinputEvent(liLines[i])
 	for (k in scrolled) candidate("li", k, 3, "scroll " direction(scrollX[k], scrollY[k]))
-	if (bursts != lines) print "bursts", device, bursts, "for", lines, "script lines"
+	# The kernel's burst that stands for each script line: the line's last
+	# attempt when the player replayed stalled bursts (play.c), else the
+	# line's own.
+	for (k = 1; k <= lines; k++) final[k] = k
+	attempts = lines
+	if (playerBursts && (1 in plays)) {
+		attempts = playerBursts
+		for (b = 1; b <= playerBursts; b++) final[plays[b]] = b
+	}
+	if (bursts != attempts || ((1 in plays) && plays[playerBursts] != lines))
+		print "bursts", device, bursts, "for", lines, "script lines" (attempts != lines ? " (" attempts " attempts played)" : "")
+	replayedLines = 0; stalledLines = 0
 	for (k = 1; k <= lines; k++) {
+		b = final[k]
 		print "expected", device, k, expected[k]
-		print "libinput", device, k, best("li", k, "")
-		if (slow[k]) { unmeasured[k] = 1; print "unmeasured", device, k, "libinput-too-slow" }
-		late[k] = playedBursts == bursts ? sprintf(" (played +%.0f ms)", 1000 * (kernelLength[k] - playedLength[k])) : ""
-		if (k in frameLate) {
-			late[k] = late[k] sprintf(" (player: started +%.1f ms, latest frame +%.1f ms)", startLate[k], frameLate[k])
-			print "late", device, k, startLate[k], frameLate[k]
+		print "libinput", device, k, best("li", b, "")
+		if (attempt[b] > 1) replayedLines++
+		if ((b in deviation) && deviation[b] > stallBound) {
+			unmeasured[k] = 1; stalledLines++
+			print "unmeasured", device, k, sprintf("stalled-%.0fms-after-%d-attempts", deviation[b], attempt[b])
+		} else if (slow[b]) { unmeasured[k] = 1; print "unmeasured", device, k, "libinput-too-slow" }
+		late[k] = playedBursts == lines ? sprintf(" (played +%.0f ms)", 1000 * (kernelLength[b] - playedLength[k])) : ""
+		if (b in frameLate) {
+			late[k] = late[k] sprintf(" (player: started +%.1f ms, latest frame +%.1f ms%s)", startLate[b], frameLate[b],
+				(b in deviation) ? sprintf(", kernel %.1f ms off, attempt %d", deviation[b], attempt[b]) : "")
+			print "late", device, k, startLate[b], frameLate[b]
 		}
 	}
+	if (1 in plays) print "replayed", device, replayedLines, attempts - lines, stalledLines, stallBound
 	if (playerBursts) {
 		m = 0; over = 0
-		for (k = 1; k <= playerBursts; k++) { sorted[k] = frameLate[k]; if (frameLate[k] > m) m = frameLate[k]; if (frameLate[k] > 10) over++ }
-		for (i = 2; i <= playerBursts; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
-		print "lateness", device, playerBursts, sorted[int((playerBursts + 1) / 2)], m, over, player
+		for (k = 1; k <= lines; k++) { sorted[k] = frameLate[final[k]]; if (sorted[k] > m) m = sorted[k]; if (sorted[k] > 10) over++ }
+		for (i = 2; i <= lines; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
+		print "lateness", device, lines, sorted[int((lines + 1) / 2)], m, over, player
 	}
 	n = split(configs, names, " ")
 	for (c = 1; c <= n; c++) {
 		config = names[c]
 		agree = 0; comparable = 0; liRight = 0; gdRight = 0; skipped = 0; skippedLabels = ""; disagreements = ""
 		for (k = 1; k <= lines; k++) {
-			gd = best(config, k, vocabulary[config])
+			gd = best(config, final[k], vocabulary[config])
 			print "gestured", device, config, k, gd
 			if (!inVocabulary(expected[k], vocabulary[config])) {
 				skipped++
@@ -167,7 +204,7 @@ END {
 			}
 			if (k in unmeasured) continue
 			comparable++
-			li = best("li", k, vocabulary[config])
+			li = best("li", final[k], vocabulary[config])
 			if (li == expected[k]) liRight++
 			if (gd == expected[k]) gdRight++
 			if (li == gd) agree++

@@ -14,7 +14,10 @@
 #              the previous one divided by the fingers after the first (so the
 #              last lands at most 40 ms after the first), and lifts likewise
 #   pressure   medium (0.5 of the range, held) 40 %, light (0.25) 20 %,
-#              rising (0.05 -> 0.4 over 20-50 ms) 25 %, firm (0.65) 15 %
+#              rising (0.05 -> 0.4 over 20-50 ms) 25 %, firm 15 % (`pressure=firm`:
+#              a firm finger on the device's own scale, 111 units where the axis
+#              reaches the default palm threshold 130, else 0.65 of the range;
+#              gesturectl(1)); no palms are drawn (`pressure=palm` makes one)
 #   place      the middle of the pad, +-10 % (edges are not exercised)
 # Sizes suit the smallest pad compared (69 x 50 mm). With maxFingers=3 (a
 # device without BTN_TOOL_QUADTAP) a four-finger swipe drawn is made with
@@ -59,7 +62,7 @@ BEGIN {
 		if (p < 0.4) line = line " pressure=0.5"
 		else if (p < 0.6) line = line " pressure=0.25"
 		else if (p < 0.85) line = line sprintf(" pressure=0.4 pressure-from=0.05 pressure-rise=%.3f", 0.02 + rand() * 0.03)
-		else line = line " pressure=0.65"
+		else line = line " pressure=firm"
 		print line
 	}
 }

@@ -69,10 +69,14 @@ for desc in "$@"; do
 		{ cat "$work/libinput.txt" "$work/shipped.log" >&2; exit 1; }
 
 	# Each frame at its absolute deadline (play.c, built by run.sh), with how
-	# late each burst went out in player.txt; evemu-play (relative sleeps,
-	# lateness adds up) when the player is not there.
+	# late each burst went out in player.txt, and each burst the host stalled
+	# (its frames' kernel timestamps, read back, more than
+	# GESTURED_COMPARE_STALL_MS off the recording's) played again, at most
+	# GESTURED_COMPARE_RETRIES times; evemu-play (relative sleeps, lateness
+	# adds up, nothing replayed) when the player is not there.
 	if [ -x "${GESTURED_COMPARE_PLAYER:-}" ]; then
-		"$GESTURED_COMPARE_PLAYER" "$node" "$work/played.evemu" "$work/player.txt" || exit 1
+		"$GESTURED_COMPARE_PLAYER" -s "${GESTURED_COMPARE_STALL_MS:-25}" -r "${GESTURED_COMPARE_RETRIES:-3}" \
+			"$node" "$work/played.evemu" "$work/player.txt" || exit 1
 	else
 		vm_play "$node" "$work/played.evemu" || exit 1
 		: > "$work/player.txt"

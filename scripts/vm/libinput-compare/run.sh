@@ -3,7 +3,8 @@
 # kernel tier's QEMU guest: prints the agreement per description and
 # configuration, and every disagreement with its reproducer.
 #
-# Usage: scripts/vm/libinput-compare/run.sh [--count N] [--seed S] [--out DIR] [--timeout S] [DESC...]
+# Usage: scripts/vm/libinput-compare/run.sh [--count N] [--seed S] [--out DIR] [--timeout S]
+#            [--stall-ms MS] [--retries N] [DESC...]
 #        scripts/vm/libinput-compare/run.sh --compare-only DIR
 #   --count N   gestures per description (default 100)
 #   --seed S    the first description's seed; the k-th uses S + k - 1 (default 1)
@@ -13,6 +14,12 @@
 #               evaluation.json
 #   --timeout S the guest's budget in seconds (default 120 + per description
 #               20 + 3 per gesture; a loaded machine needs more)
+#   --stall-ms MS  a burst whose frames reached the kernel (its timestamps,
+#               read back by the player) more than MS away from the recording's
+#               times, measured from the burst's first frame, was stalled by the
+#               host and is played again (default 25; play.c)
+#   --retries N how often a stalled burst is played again at most (default 3);
+#               a line still stalled then is listed unmeasured, "stalled"
 #   --compare-only DIR   no guest: compare again what an earlier run kept in
 #               DIR (after a change to compare.awk) and print the figures
 #   DESC...     evemu descriptions (default: the six touchpads below, read
@@ -43,6 +50,8 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--timeout) budget=$2; shift 2 ;;
+	--stall-ms) export GESTURED_COMPARE_STALL_MS=$2; shift 2 ;;
+	--retries) export GESTURED_COMPARE_RETRIES=$2; shift 2 ;;
 	--compare-only) compareOnly=1; out=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "libinput-compare: unknown option $1" >&2; exit 2 ;;
@@ -129,6 +138,7 @@ $1 == "disagreement" { disagreements = disagreements $0 "\n" }
 $1 == "bursts" { problems = problems "  " $0 "\n" }
 $1 == "lateness" { lateness[$2] = "player " $7 "/" $8 ": latest frame of a burst p50 " $4 " ms, max " $5 " ms, " $6 " of " $3 " bursts > 10 ms" }
 $1 == "unmeasured" { unmeasured[$2]++; unmeasuredList = unmeasuredList "  " $0 "\n" }
+$1 == "replayed" { replayed[$2] = $3 " bursts played again (" $4 " attempts more), " $5 " still stalled at the last attempt (bound " $6 " ms in the kernel'"'"'s timestamps)" }
 END {
 	printf "%-40s %5s %8s %8s %4s | %-15s %-15s | %-15s %-15s\n", "description", "slots", "res", "pressure", "unm.", "shipped agree", "(li/gd=script)", "evaluation", "(li/gd=script)"
 	for (i = 1; i <= n; i++) {
@@ -140,6 +150,7 @@ END {
 	print "not comparable with the shipped configuration (it has no one-finger tap and no scroll on touchpads): counted above as the difference to the evaluation column"
 	print "unm.: bursts not judged because the guest could not keep up (compare.awk); li/gd=script: how often libinput / gestured gave the scripted outcome"
 	for (i = 1; i <= n; i++) if (order[i] in lateness) printf "%s: %s\n", order[i], lateness[order[i]]
+	for (i = 1; i <= n; i++) if (order[i] in replayed) printf "%s: %s\n", order[i], replayed[order[i]]
 	if (unmeasuredList != "") printf "unmeasured:\n%s", unmeasuredList
 	if (problems != "") printf "burst problems:\n%s", problems
 	printf "%s", disagreements
