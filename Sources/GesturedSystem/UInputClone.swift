@@ -161,3 +161,45 @@ extension EvdevDevice {
     /// ``UInputClone/physPrefix``): the daemon never reads its own output.
     public var isGesturedClone: Bool { phys?.hasPrefix(UInputClone.physPrefix) ?? false }
 }
+
+extension EvdevDevice {
+    /// Whether libevdev's state of the device has a contact down (a slot with a tracking
+    /// id, or `BTN_TOUCH` held on a single-touch device), as of the events read so far.
+    public var hasContactDown: Bool {
+        guard let handle = libevdevHandle else { return false }
+        let slots = libevdev_get_num_slots(handle)
+        if slots > 0 {
+            for slot in 0..<UInt32(slots)
+            where libevdev_get_slot_value(handle, slot, UInt32(EventUsage.absMTTrackingID.code)) >= 0 {
+                return true
+            }
+            return false
+        }
+        return libevdev_get_event_value(handle, UInt32(EventUsage.evKey), UInt32(EventUsage.btnTouch.code)) != 0
+    }
+
+    /// Every slot's per-slot values (`ABS_MT_*` but the tracking id) as one frame of events
+    /// stamped `time`, for ``UInputClone``'s planner to start from the kernel's state.
+    public func slotValueEvents(at time: Timestamp) -> [RawEvent] {
+        guard let handle = libevdevHandle else { return [] }
+        let slots = libevdev_get_num_slots(handle)
+        guard slots > 0 else { return [] }
+        let abs = UInt32(EventUsage.evAbs)
+        var codes: [UInt16] = []
+        for code in EventUsage.absMTTouchMajor.code...EventUsage.absMaximum
+        where code != EventUsage.absMTTrackingID.code && libevdev_has_event_code(handle, abs, UInt32(code)) != 0 {
+            codes.append(code)
+        }
+        var events: [RawEvent] = []
+        for slot in 0..<UInt32(slots) {
+            events.append(RawEvent(time: time, usage: .absMTSlot, value: Int32(slot)))
+            for code in codes {
+                events.append(
+                    RawEvent(time: time, type: EventUsage.evAbs, code: code, value: libevdev_get_slot_value(handle, slot, UInt32(code))))
+            }
+        }
+        events.append(RawEvent(time: time, usage: .absMTSlot, value: libevdev_get_current_slot(handle)))
+        events.append(RawEvent(time: time, usage: .synReport, value: 0))
+        return events
+    }
+}
