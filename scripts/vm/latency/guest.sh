@@ -6,6 +6,8 @@
 #             a second process (the floor of any daemon: two wake-ups)
 #   libinput  libinput's gesture events through its C library
 #   gestured  a socket client of the daemon
+#   before    the same with $GESTURED_BASELINE_BIN, when set (a build to
+#             compare, measured alone in the same rounds: alone only)
 # Phase "alone": ROUNDS cycles; in each, every reader in turn has the guest's
 # one CPU to itself (a fresh node, the others not running, the daemon only
 # started for its turn), so no reader waits behind another. Phase
@@ -67,15 +69,22 @@ alone_reader() {
 	vm_wait_exit 30 "$_pid" > /dev/null
 }
 
-# alone_gestured: one turn of the daemon (found the node by hot-plug) and
-# its socket client.
+# alone_gestured [LABEL BINARY]: one turn of the daemon (found the node by
+# hot-plug) and its socket client; LABEL "gestured" and $GESTURED_BIN unless
+# given.
 alone_gestured() {
-	vm_daemon_start || return 1
-	"$bin/latency-client" "$VM_SOCKET" "$raw/gestured" > "$VM_SCRATCH/gestured.out" 2>&1 &
+	_label=${1:-gestured}
+	_saved=${GESTURED_BIN:-}
+	[ -n "${2:-}" ] && GESTURED_BIN=$2
+	vm_daemon_start
+	_started=$?
+	GESTURED_BIN=$_saved
+	[ "$_started" = 0 ] || return 1
+	"$bin/latency-client" "$VM_SOCKET" "$raw/$_label" > "$VM_SCRATCH/$_label.out" 2>&1 &
 	_client=$!
 	vm_create_device "$desc" || return 1
 	vm_wait_until 30 "the daemon to open $VM_NODE" vm_has_open "$VM_DAEMON_PID" "$VM_NODE" || return 1
-	play_measured gestured "$VM_DAEMON_PID" "$_client" || return 1
+	play_measured "$_label" "$VM_DAEMON_PID" "$_client" || return 1
 	vm_remove_device "$VM_DEVICE_PID"
 	vm_wait_exit 30 "$_client" > /dev/null
 	vm_daemon_stop 2> /dev/null
@@ -86,10 +95,16 @@ while [ "$i" -lt "$rounds" ]; do
 	alone_reader floor latency-floor || exit 1
 	alone_reader relay latency-relay || exit 1
 	alone_reader libinput latency-libinput || exit 1
+	# the baseline goes first every other round, so that neither build always
+	# follows the same reader
+	if [ -n "${GESTURED_BASELINE_BIN:-}" ] && [ $((i % 2)) = 1 ]; then alone_gestured before "$GESTURED_BASELINE_BIN" || exit 1; fi
 	alone_gestured || exit 1
+	if [ -n "${GESTURED_BASELINE_BIN:-}" ] && [ $((i % 2)) = 0 ]; then alone_gestured before "$GESTURED_BASELINE_BIN" || exit 1; fi
 	i=$((i + 1))
 done
-for label in floor relay libinput gestured; do
+labels="floor relay libinput gestured"
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
+for label in $labels; do
 	sort -n "$raw/$label" | awk -v label="$label" '
 		{ v[NR] = $1 }
 		END {

@@ -16,7 +16,9 @@
 # carry over. Also prints the daemon's CPU ticks over 10 s idle and its RSS
 # with two devices open. Needs `swift build` first (the guest runs
 # .build/debug's gestured unless GESTURED_BIN names another build;
-# GESTURED_VM_TIMEOUT overrides the guest's time limit on a loaded host).
+# GESTURED_VM_TIMEOUT overrides the guest's time limit on a loaded host;
+# GESTURED_BASELINE_BIN names a second build measured alone in the same
+# rounds as "before", with its ratios to the relay beside gestured's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -28,11 +30,26 @@ cc -O2 -Wall -Wextra -o "$bin/latency-floor" "$here/floor.c" $(pkg-config --cfla
 cc -O2 -Wall -Wextra -o "$bin/latency-libinput" "$here/libinput.c" $(pkg-config --cflags --libs libinput)
 cc -O2 -Wall -Wextra -o "$bin/latency-relay" "$here/relay.c" $(pkg-config --cflags --libs libevdev)
 cc -O2 -Wall -Wextra -o "$bin/latency-client" "$here/client.c"
-out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((180 + rounds * 60))}" "$here/guest.sh" "$bin" "$rounds")
+per_round=60
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && per_round=75
+out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((180 + rounds * per_round))}" "$here/guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '
 	$3 == "samples" && NF >= 8 { p50[$1, $2] = $6; p99[$1, $2] = $8 }
+	$3 == "cpu-us-per-frame" { cpu[$2] = $4 }
 	END {
+		n = split("gestured before", daemons, " ")
+		for (i = 1; i <= n; i++) {
+			d = daemons[i]
+			if (!(p50["alone", d] && p50["alone", "relay"] && cpu["relay"]))
+				continue
+			printf "alone %s/relay: p50 %.2f, p99 %.2f, cpu per frame %.2f (goals 1.3, 1.5, 1.5)\n", d,
+				p50["alone", d] / p50["alone", "relay"], p99["alone", d] / p99["alone", "relay"], cpu[d] / cpu["relay"]
+		}
+		if (p50["alone", "before"] && p50["alone", "gestured"])
+			printf "alone gestured/before: p50 %.2f, p99 %.2f, cpu per frame %.2f\n",
+				p50["alone", "gestured"] / p50["alone", "before"], p99["alone", "gestured"] / p99["alone", "before"],
+				cpu["gestured"] / cpu["before"]
 		split("alone together", phases, " ")
 		for (i = 1; i <= 2; i++) {
 			ph = phases[i]
