@@ -22,6 +22,7 @@
 # Output, one fact a line (parsed by DeviceFaultTests.swift):
 #   steady node /dev/input/eventN
 #   steady plays N                  complete replays of steady.evemu
+#   steady syn-dropped N            SYN_DROPPED the daemon logged on it (it fell behind)
 #   steady replay exit N            gestured --replay of what gesturectl record read from it
 #   steady replay-json {...}        every gesture event of that replay
 #   cycle <i> nodes <A> <B>         the nodes of cycle i
@@ -333,6 +334,7 @@ vm_remove_device "$pid_z"
 vm_wait_until 30 "the daemon to close $node_g" sh -c "! ls -l /proc/$VM_DAEMON_PID/fd | grep -q ' $node_g\$'" || die "the daemon to close the garbage touchscreen"
 figures garbage
 echo "steady plays $(wc -l < "$steady_plays")"
+echo "steady syn-dropped $(dropped_on "$steady_node")"
 
 vm_remove_device "$steady_pid"
 expect_removed 1

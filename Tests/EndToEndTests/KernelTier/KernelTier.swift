@@ -58,6 +58,26 @@ enum KernelTier {
         return packageRoot.appending(path: ".build/debug/gestured")
     }
 
+    /// The build users run, for the suites that measure whether the daemon keeps up under
+    /// load (``DeviceFaults``): `.build/release/gestured` and its `gesturectl`, when both were
+    /// built after this build's debug `gestured` (the README's test command builds them
+    /// right after the tests); else, a release build being older than the code under test,
+    /// the debug one. Under the emulator the debug daemon takes several times the release
+    /// one's CPU per frame, and on a slow host it fell far enough behind the fault suite's
+    /// steady 240 Hz touchpad for its evdev buffer to overflow (DESIGN.md, session 10).
+    static var shippedGesturedExecutable: URL {
+        let debug = gesturedExecutable
+        let release = packageRoot.appending(path: ".build/release")
+        func modified(_ url: URL) -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        }
+        guard let debugBuilt = modified(debug),
+            let gestured = modified(release.appending(path: "gestured")), gestured >= debugBuilt,
+            let gesturectl = modified(release.appending(path: "gesturectl")), gesturectl >= debugBuilt
+        else { return debug }
+        return release.appending(path: "gestured")
+    }
+
     /// Where the runs of `script` keep their files: `.build/kernel-tier/<name>/`
     /// (the guest's `stdout`, `stderr`, `exit-status` and `console.log`).
     static func outputDirectory(for script: String) -> URL {
