@@ -65,7 +65,8 @@ enum KernelTier {
     /// the debug one. Under the emulator the debug daemon takes several times the release
     /// one's CPU per frame, and on a slow host it fell far enough behind the fault suite's
     /// steady 240 Hz touchpad for its evdev buffer to overflow (DESIGN.md, session 10).
-    static var shippedGesturedExecutable: URL {
+    /// Decided once, so the suite's boot and its messages name the same binary.
+    static let shippedGesturedExecutable: URL = {
         let debug = gesturedExecutable
         let release = packageRoot.appending(path: ".build/release")
         func modified(_ url: URL) -> Date? {
@@ -76,7 +77,7 @@ enum KernelTier {
             let gesturectl = modified(release.appending(path: "gesturectl")), gesturectl >= debugBuilt
         else { return debug }
         return release.appending(path: "gestured")
-    }
+    }()
 
     /// Where the runs of `script` keep their files: `.build/kernel-tier/<name>/`
     /// (the guest's `stdout`, `stderr`, `exit-status` and `console.log`).
