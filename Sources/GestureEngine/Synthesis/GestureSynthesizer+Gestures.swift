@@ -1,10 +1,21 @@
 /// Scripts for the common gestures. Positions are ``SurfacePoint``s (mm or fractions of the
 /// surface), distances millimetres, durations and times seconds, angles radians (positive =
-/// clockwise on the surface, spec §0.1). Several fingers are laid out side by side,
-/// ``fingerSpacingMillimeters`` apart, across the direction of motion.
+/// clockwise on the surface, spec §0.1). Several fingers lie side by side in a row along x,
+/// as a hand's fingers lie, whatever the direction they move in (``fingerSpacing(for:)``).
 extension GestureSynthesizer {
-    /// Distance between neighbouring fingers of a multi-finger gesture, mm.
+    /// Distance between neighbouring fingertips of a multi-finger gesture, mm, on a surface
+    /// wide enough for it.
     public static let fingerSpacingMillimeters = 15.0
+
+    /// The distance between neighbouring fingers of `count` (mm): ``fingerSpacingMillimeters``,
+    /// closer on a narrow surface so that the row takes at most half its width (a hand
+    /// squeezes its fingers together on a small pad; the stress set's hand, `StressScript`,
+    /// is laid out the same way). A four-finger row is 45 mm on a pad 90 mm or wider, 34.5 mm
+    /// on libinput's 69 mm fallback size.
+    public func fingerSpacing(for count: Int) -> Double {
+        guard count > 1, width > 0 else { return Self.fingerSpacingMillimeters }
+        return Swift.min(Self.fingerSpacingMillimeters, 0.5 * width / Double(count - 1))
+    }
 
     /// Fingers down and up without moving.
     public func tap(fingers: Int = 1, at point: SurfacePoint = .center, duration: Double = 0.05) -> GestureScript {
@@ -120,7 +131,7 @@ extension GestureSynthesizer {
     // MARK: - Building blocks
 
     private func hold(fingers: Int, at point: SurfacePoint, duration: Double) -> GestureScript {
-        let positions = layout(fingers: fingers, around: millimeters(point), across: PhysicalPoint(x: 1, y: 0))
+        let positions = layout(fingers: fingers, around: millimeters(point))
         return GestureScript(
             strokes: positions.map { p in
                 GestureScript.Stroke(keyframes: [.init(time: 0, position: p), .init(time: duration, position: p)])
@@ -129,6 +140,9 @@ extension GestureSynthesizer {
     }
 
     /// Fingers centred on `origin`, resting `settle` s, then moving by `vector` over `duration` s.
+    /// The row lies along x for every direction: a horizontal swipe's fingers follow one
+    /// another, as a hand's do (a column across the motion, 45 mm tall for four fingers, put
+    /// the lowest finger of a swipe on a 58 mm pad in its clickpad button area).
     private func move(
         fingers: Int,
         from origin: PhysicalPoint,
@@ -138,9 +152,7 @@ extension GestureSynthesizer {
     )
         -> GestureScript
     {
-        let across =
-            vector.length > 0 ? PhysicalPoint(x: -vector.y, y: vector.x) / vector.length : PhysicalPoint(x: 1, y: 0)
-        let positions = layout(fingers: fingers, around: origin, across: across)
+        let positions = layout(fingers: fingers, around: origin)
         let steps = Swift.max(2, Int((duration / frameInterval).rounded()))
         return GestureScript(
             strokes: positions.map { start in
@@ -184,11 +196,12 @@ extension GestureSynthesizer {
         )
     }
 
-    /// `count` points centred on `center`, spaced along `across` (a unit vector).
-    private func layout(fingers count: Int, around center: PhysicalPoint, across: PhysicalPoint) -> [PhysicalPoint] {
+    /// `count` points in a row along x centred on `center`, ``fingerSpacing(for:)`` apart.
+    private func layout(fingers count: Int, around center: PhysicalPoint) -> [PhysicalPoint] {
         let n = Swift.max(1, count)
+        let spacing = fingerSpacing(for: n)
         return (0..<n).map { i in
-            center + across * ((Double(i) - Double(n - 1) / 2) * Self.fingerSpacingMillimeters)
+            center + PhysicalPoint(x: (Double(i) - Double(n - 1) / 2) * spacing, y: 0)
         }
     }
 

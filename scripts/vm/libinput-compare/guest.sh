@@ -48,7 +48,7 @@ for desc in "$@"; do
 	if [ -n "${GESTURED_COMPARE_GESTURES:-}" ]; then
 		grep -v '^#' "$GESTURED_COMPARE_GESTURES" | grep . > "$work/gestures"
 	else
-		awk -v count="$count" -v seed=$((seed + index - 1)) -v maxFingers=$fingers \
+		awk -v count="$count" -v seed=$((seed + index - 1)) -v maxFingers=$fingers -v desc="$desc" \
 			-f "$here/gestures.awk" > "$work/gestures"
 	fi
 	awk -v slug="$slug" '{ print "script", slug, NR, $0 }' "$work/gestures"
