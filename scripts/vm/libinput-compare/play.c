@@ -70,6 +70,7 @@ struct frame {
 	long long at_us; /* the recording's time of its first event */
 	int first, count; /* events[first ..< first + count] */
 	int presses; /* 1 when the frame presses BTN_TOUCH */
+	int slot; /* the ABS_MT_SLOT in effect when the frame begins (0 before any) */
 };
 
 static long long now_us(void)
@@ -95,6 +96,7 @@ struct player {
 	long long origin, base, shift, last_write;
 	long long *kernel_us; /* per frame: the kernel's time of its SYN_REPORT as read back, or -1 */
 	int dropped; /* SYN_DROPPED read back since the segment began */
+	int multitouch; /* the recording selects slots (ABS_MT_SLOT) */
 };
 
 /* How one attempt at a segment went out (the report's burst line). */
@@ -177,10 +179,25 @@ static int play_frame(struct player *p, size_t i, struct segment *s)
 	return 0;
 }
 
-/* Plays frames [first, end): one attempt at a burst. */
+/* Plays frames [first, end): one attempt at a burst. A recording names
+ * ABS_MT_SLOT only when the slot changes, so a burst's first frame writes into
+ * whatever slot the one before it left selected: for a burst played again,
+ * that is where its own last attempt ended, not where the recording left it
+ * (a replayed three-finger swipe's first finger went into the third finger's
+ * slot, and libevdev dropped the third finger's tracking ID as a second one
+ * in that slot: both readers saw two fingers). So every attempt first selects
+ * the slot the recording had then: the kernel takes ABS_MT_SLOT as state and
+ * passes nothing on until a value changes, so no reader sees this write. */
 static int play_segment(struct player *p, size_t first, size_t end, struct segment *s)
 {
 	p->dropped = 0;
+	if (p->multitouch && first < end) {
+		struct input_event slot = { .type = EV_ABS, .code = ABS_MT_SLOT, .value = p->frames[first].slot };
+		if (write(p->fd, &slot, sizeof slot) != (ssize_t)sizeof slot) {
+			fprintf(stderr, "play: %s: write: %s\n", p->node, strerror(errno));
+			return -1;
+		}
+	}
 	for (size_t i = first; i < end; i++)
 		if (play_frame(p, i, s) < 0)
 			return -1;
@@ -249,7 +266,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char line[512];
-	int lineno = 0, open_frame = 0;
+	int lineno = 0, open_frame = 0, slot = 0, multitouch = 0;
 	while (fgets(line, sizeof line, in)) {
 		lineno++;
 		if (strncmp(line, "E:", 2) != 0)
@@ -270,7 +287,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "play: out of memory\n");
 				return 1;
 			}
-			frames[nf] = (struct frame){ .at_us = sec * 1000000 + usec, .first = (int)n };
+			frames[nf] = (struct frame){ .at_us = sec * 1000000 + usec, .first = (int)n, .slot = slot };
 			open_frame = 1;
 		}
 		memset(&events[n], 0, sizeof events[n]);
@@ -281,6 +298,10 @@ int main(int argc, char **argv)
 		frames[nf].count++;
 		if (type == EV_KEY && code == BTN_TOUCH && value == 1)
 			frames[nf].presses = 1;
+		if (type == EV_ABS && code == ABS_MT_SLOT) {
+			slot = value;
+			multitouch = 1;
+		}
 		if (type == EV_SYN && code == SYN_REPORT) {
 			nf++;
 			open_frame = 0;
@@ -317,7 +338,7 @@ int main(int argc, char **argv)
 	fprintf(report, "player sched %s mlock %s stall_ms %.1f retries %d\n", fifo ? "fifo" : "other",
 		locked ? "ok" : "failed", stall_us / 1000.0, retries);
 
-	struct player p = { .fd = fd, .node = node, .frames = frames, .events = events,
+	struct player p = { .fd = fd, .node = node, .frames = frames, .events = events, .multitouch = multitouch,
 		.origin = now_us() + 20000, .base = nf ? frames[0].at_us : 0,
 		.kernel_us = calloc(nf ? nf : 1, sizeof(long long)) };
 	if (!p.kernel_us) {
