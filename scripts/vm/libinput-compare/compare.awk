@@ -154,7 +154,7 @@ END {
 		break
 	}
 	for (i = 1; i <= liCount; i++) libinputEvent(liLines[i])
-	for (k in scrolled) candidate("li", k, 3, "scroll " direction(scrollX[k], scrollY[k]))
+	for (k in scrolled) scrollCandidate(k)
 	# The kernel's burst that stands for each script line: the line's last
 	# attempt when the player replayed stalled bursts (play.c), else the
 	# line's own.
@@ -242,7 +242,14 @@ function libinputEvent(line,    i, t, f, r, k, s, d, p, v, h, taps) {
 	r = kernelStart + t + offset
 	lastBurst = burstOf(r)
 	if (slowPending) { slow[lastBurst] = 1; slowPending = 0 }
-	if ($2 ~ /_BEGIN$/) { liBurst = burstOf(r); liFingers = $f; dx = 0; dy = 0; scale = 1 }
+	if ($2 ~ /_BEGIN$/) {
+		liBurst = burstOf(r); liFingers = $f; dx = 0; dy = 0; scale = 1
+		# A scroll libinput turned into a pinch or swipe (its "we may confuse
+		# a pinch for a scroll initially" in tp_gesture_handle_state_scroll)
+		# comes before that gesture: its label is a candidate now, so the
+		# gesture that followed wins (the later of equals).
+		if (liBurst in scrolled) { scrollCandidate(liBurst); delete scrolled[liBurst] }
+	}
 	if ($2 == "GESTURE_SWIPE_UPDATE" || $2 == "GESTURE_PINCH_UPDATE") {
 		s = $0; sub(/.*\(/, "", s); sub(/unaccelerated.*/, "", s); gsub(/ /, "", s)
 		split(s, d, "/"); dx += d[1]; dy += d[2]
@@ -293,6 +300,9 @@ function burstOf(r,    k, previousEnd) {
 	}
 	return 1
 }
+
+# libinput's scroll in burst K so far, as a candidate label
+function scrollCandidate(k) { candidate("li", k, 3, "scroll " direction(scrollX[k], scrollY[k])) }
 
 function candidate(reader, k, priority, text) {
 	candidates[reader, k] = candidates[reader, k] priority ":" text ";"

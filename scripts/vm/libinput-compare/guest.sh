@@ -56,7 +56,10 @@ for desc in "$@"; do
 
 	vm_create_device "$desc" || exit 1
 	node=$VM_NODE
-	stdbuf -oL libinput debug-events --enable-tap --device "$node" > "$work/libinput.txt" 2>&1 &
+	# GESTURED_COMPARE_LIBINPUT_VERBOSE=1: libinput's state machines' transitions
+	# too (debug-events --verbose), for reading a disagreement's cause.
+	stdbuf -oL libinput debug-events --enable-tap ${GESTURED_COMPARE_LIBINPUT_VERBOSE:+--verbose} \
+		--device "$node" > "$work/libinput.txt" 2>&1 &
 	VM_LIBINPUT_PID=$!
 	"$gestured" --dry-run "$node" --json --config "$GESTURED_REPO/config/gestured.conf" \
 		> "$work/shipped.json" 2> "$work/shipped.log" &
