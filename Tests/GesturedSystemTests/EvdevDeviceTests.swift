@@ -87,6 +87,21 @@ struct EvdevBatchReadTests {
         #expect(exact.reads == 2)
     }
 
+    /// A backlog (the loop was late: several frames queued) larger than the buffer: the kernel
+    /// fills each read whatever the frame boundaries, so a frame can straddle two reads. All
+    /// of it is read in the one call, in order, and nothing is left for a later wake-up.
+    @Test("a backlog of several buffers is read whole in one call, frames split across reads kept in order")
+    func backlogAcrossReads() {
+        let frames = (1...4).flatMap { ms in
+            [Self.event(ms, .absMTSlot, 0), Self.event(ms, .absMTPositionX, Int32(ms)), Self.event(ms, .synReport)]
+        }
+        // 12 events in reads of 5: 5, 5 (full: read again), 2 (short: drained).
+        let device = ScriptedDevice([.events(Array(frames[0..<5])), .events(Array(frames[5..<10])), .events(Array(frames[10...]))])
+        #expect(device.run(capacity: 5) == .success(.events(frames)))
+        #expect(device.reads == 3)
+        #expect(device.steps.isEmpty)
+    }
+
     @Test("SYN_DROPPED: the rest is drained and discarded, then the kernel's state and a SYN_REPORT follow")
     func resync() {
         let state = [Self.event(2, .absMTSlot, 0), Self.event(2, .absMTTrackingID, -1)]
