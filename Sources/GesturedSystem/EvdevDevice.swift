@@ -47,6 +47,13 @@ public final class EvdevDevice: @unchecked Sendable {
     /// The kernel's events of one `read(2)` (``batchCapacity`` of them), for the device's life.
     /// Allocated once the open has succeeded (a failed init does not run `deinit`).
     private let kernelBuffer: UnsafeMutableBufferPointer<input_event>
+    /// `BTN_TOUCH` as of the last event read, for ``hasContactDown`` on a device without
+    /// kernel slots. Asking the kernel instead (`EVIOCGKEY`) would also flush the key events
+    /// still queued for this reader (`evdev_handle_get_val`), and the daemon asks after every
+    /// read while a grab waits for the fingers to lift: a lift queued meanwhile would be lost.
+    private var touchKeyDown = false
+    /// ``kernelSlotCount``, decided at open (a read asks it).
+    private let kernelSlots: Int
 
     /// Opens `path` (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`), reads its description through
     /// `libevdev_new_from_fd`, and switches its event timestamps to `CLOCK_MONOTONIC`
@@ -104,6 +111,8 @@ public final class EvdevDevice: @unchecked Sendable {
         self.converter = converter
         self.usesMtdev = converter != nil
         self.description = description
+        self.kernelSlots = converter == nil ? description.axis(.absMTSlot).map { max(0, Int($0.maximum) + 1) } ?? 0 : 0
+        self.touchKeyDown = libevdev_get_event_value(handle, UInt32(EventUsage.evKey), UInt32(EventUsage.btnTouch.code)) != 0
     }
 
     /// The touches already down and keys already held when the device was opened, as one
@@ -232,9 +241,22 @@ public final class EvdevDevice: @unchecked Sendable {
             resync: { time, events in self.appendKernelState(at: time, into: &events) }
         )
         switch result {
-        case .success(let outcome): return outcome
+        case .success(let outcome):
+            if kernelSlotCount == 0 { touchKeyDown = Self.touchKey(after: outcome, from: touchKeyDown) }
+            return outcome
         case .failure(let error): throw SystemError(operation: "read events from", path: path, errno: error)
         }
+    }
+
+    /// `BTN_TOUCH` after `outcome`'s events (a resync's state included), `previous` when they
+    /// have none.
+    static func touchKey(after outcome: EvdevReadOutcome, from previous: Bool) -> Bool {
+        let events: [RawEvent]
+        switch outcome {
+        case .events(let read), .removed(let read): events = read
+        }
+        guard let last = events.last(where: { $0.usage == .btnTouch }) else { return previous }
+        return last.value != 0
     }
 
     /// The events read per `read(2)` at most: a touchpad frame is 10–40 events, so one read
@@ -245,10 +267,7 @@ public final class EvdevDevice: @unchecked Sendable {
 
     /// Whether the device has slots the kernel answers `EVIOCGMTSLOTS` for (protocol B; an
     /// mtdev device's slots are mtdev's).
-    private var kernelSlotCount: Int {
-        guard converter == nil, let slot = description.axis(.absMTSlot) else { return 0 }
-        return max(0, Int(slot.maximum) + 1)
-    }
+    private var kernelSlotCount: Int { kernelSlots }
 
     /// Every slot's value of `code` now (`EVIOCGMTSLOTS`), nil when the kernel refuses.
     private func kernelSlotValues(_ code: UInt16, slots: Int) -> [Int32]? {
@@ -311,18 +330,18 @@ public final class EvdevDevice: @unchecked Sendable {
         add(.synReport, 0)
     }
 
-    /// Whether the device has a contact down now, as the kernel says (a slot with a tracking
-    /// id, or `BTN_TOUCH` held on a device without kernel slots). The daemon reads the
-    /// device until `EAGAIN` before it asks, so this is also what it has read.
+    /// Whether the device has a contact down now: a slot with a tracking id, as the kernel
+    /// says (`EVIOCGMTSLOTS`, which leaves the reader's queue alone), or, on a device without
+    /// kernel slots, `BTN_TOUCH` held in the events read so far (not `EVIOCGKEY`, which would
+    /// discard the key events queued since the last read). The daemon asks right after a
+    /// read that drained the device, so the two agree but for a frame that arrived since.
     public var hasContactDown: Bool {
         guard fileDescriptor >= 0 else { return false }
         let slots = kernelSlotCount
         if slots > 0 {
             return kernelSlotValues(EventUsage.absMTTrackingID.code, slots: slots)?.contains { $0 >= 0 } ?? false
         }
-        guard let keys = kernelKeys() else { return false }
-        let touch = Int(EventUsage.btnTouch.code)
-        return keys[touch / 8] >> (touch % 8) & 1 != 0
+        return touchKeyDown
     }
 
     /// Every slot's per-slot values (`ABS_MT_*` but the tracking id) now, as the kernel has
@@ -362,9 +381,13 @@ public final class EvdevDevice: @unchecked Sendable {
             }
             if count == 0 || readErrno == .wouldBlock { break }
             if readErrno == .interrupted { continue }
-            if readErrno == .noSuchDevice { return .removed(events) }
+            if readErrno == .noSuchDevice {
+                touchKeyDown = Self.touchKey(after: .removed(events), from: touchKeyDown)
+                return .removed(events)
+            }
             throw SystemError(operation: "read events from", path: path, errno: readErrno)
         }
+        touchKeyDown = Self.touchKey(after: .events(events), from: touchKeyDown)
         return .events(events)
     }
 }

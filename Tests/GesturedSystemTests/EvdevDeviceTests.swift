@@ -87,6 +87,22 @@ struct EvdevBatchReadTests {
         #expect(exact.reads == 2)
     }
 
+    /// A device without kernel slots answers `hasContactDown` from the events read, not from
+    /// `EVIOCGKEY` (which discards the key events still queued for the reader): the last
+    /// `BTN_TOUCH` read wins, a resync's state included; a read without one keeps the last.
+    @Test("BTN_TOUCH as read: the last one wins, a resync's state counts, a read without one keeps it")
+    func touchKeyAsRead() {
+        let press = [Self.event(1, .absX, 10), Self.event(1, .btnTouch, 1), Self.event(1, .synReport)]
+        #expect(EvdevDevice.touchKey(after: .events(press), from: false))
+        #expect(EvdevDevice.touchKey(after: .events(Self.frame), from: true), "a move keeps the finger down")
+        #expect(EvdevDevice.touchKey(after: .events([]), from: true))
+        let liftThenPress = [Self.event(2, .btnTouch, 0), Self.event(2, .synReport), Self.event(3, .btnTouch, 1), Self.event(3, .synReport)]
+        #expect(EvdevDevice.touchKey(after: .events(liftThenPress), from: true))
+        let resync = [Self.event(4, .synDropped), Self.event(4, .btnTouch, 0), Self.event(4, .synReport)]
+        #expect(!EvdevDevice.touchKey(after: .events(resync), from: true), "the kernel's state after a drop")
+        #expect(!EvdevDevice.touchKey(after: .removed([Self.event(5, .btnTouch, 0)]), from: true))
+    }
+
     /// A backlog (the loop was late: several frames queued) larger than the buffer: the kernel
     /// fills each read whatever the frame boundaries, so a frame can straddle two reads. All
     /// of it is read in the one call, in order, and nothing is left for a later wake-up.
