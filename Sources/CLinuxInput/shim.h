@@ -8,6 +8,7 @@
 #include <mtdev.h>
 #include <sys/ioctl.h>
 #include <errno.h>
+#include <stdint.h>
 /* the daemon's event loop (GesturedSystem/Service/EventLoop.swift) */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -24,5 +25,28 @@ static inline int gestured_set_thread_name(const char *name)
 static inline int CLinuxInput_uinputSetPhys(int fd, const char *phys)
 {
 	return ioctl(fd, UI_SET_PHYS, phys);
+}
+
+/* The device's current state straight from the kernel, for the daemon's own reads
+ * (GesturedSystem/EvdevDevice.swift): EVIOCGMTSLOTS, EVIOCGKEY and EVIOCGABS are macros
+ * that compute their request from a length or a code, which Swift cannot call.
+ *
+ * gestured_evdev_mt_slots: `request[0]` is the ABS_MT_* code asked for; the kernel fills
+ * `request[1 ... slots]` with that value of every slot (struct input_mt_request_layout). */
+static inline int gestured_evdev_mt_slots(int fd, int32_t *request, unsigned int slots)
+{
+	return ioctl(fd, EVIOCGMTSLOTS((slots + 1) * sizeof(int32_t)), request);
+}
+
+/* The bitmask of keys held now (EVIOCGKEY), `length` bytes. */
+static inline int gestured_evdev_keys(int fd, unsigned char *bits, unsigned int length)
+{
+	return ioctl(fd, EVIOCGKEY(length), bits);
+}
+
+/* One absolute axis's value and range now (EVIOCGABS). */
+static inline int gestured_evdev_abs(int fd, unsigned int code, struct input_absinfo *info)
+{
+	return ioctl(fd, EVIOCGABS(code), info);
 }
 #endif

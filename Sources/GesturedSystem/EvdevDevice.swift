@@ -17,9 +17,13 @@ public enum EvdevReadOutcome: Sendable, Equatable {
 /// protocol-A devices, through mtdev, which converts them to protocol B.
 ///
 /// The device owns its file descriptor and C handles and releases them in ``close()`` or
-/// `deinit`. Keep it in a dictionary and read it when a `DispatchSourceRead` on
-/// ``fileDescriptor`` fires: the descriptor is non-blocking and ``readAvailable()`` reads until
-/// the kernel has nothing more.
+/// `deinit`. Read it when the event loop says ``fileDescriptor`` is readable: the descriptor
+/// is non-blocking and ``readAvailable()`` reads until the kernel has nothing more. libevdev
+/// gives the description, the clock, the grab and the clone's template at open; the events
+/// themselves are read with the daemon's own `read(2)` and the state after lost events is
+/// asked of the kernel (``readAvailable()``), so libevdev's copy of the state is the one of
+/// the moment the device was opened and nothing asks it later (``initialStateEvents(at:)``
+/// runs at open only).
 ///
 /// Not thread-safe: use each instance from one isolation domain at a time (the input actor's
 /// queue). That confinement is why the `Sendable` conformance is unchecked.
@@ -40,6 +44,16 @@ public final class EvdevDevice: @unchecked Sendable {
     private var converter: UnsafeMutablePointer<mtdev>?
     /// What ``readAvailable()`` returns, reused from read to read.
     private var readBuffer: [RawEvent] = []
+    /// The kernel's events of one `read(2)` (``batchCapacity`` of them), for the device's life.
+    /// Allocated once the open has succeeded (a failed init does not run `deinit`).
+    private let kernelBuffer: UnsafeMutableBufferPointer<input_event>
+    /// `BTN_TOUCH` as of the last event read, for ``hasContactDown`` on a device without
+    /// kernel slots. Asking the kernel instead (`EVIOCGKEY`) would also flush the key events
+    /// still queued for this reader (`evdev_handle_get_val`), and the daemon asks after every
+    /// read while a grab waits for the fingers to lift: a lift queued meanwhile would be lost.
+    private var touchKeyDown = false
+    /// ``kernelSlotCount``, decided at open (a read asks it).
+    private let kernelSlots: Int
 
     /// Opens `path` (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`), reads its description through
     /// `libevdev_new_from_fd`, and switches its event timestamps to `CLOCK_MONOTONIC`
@@ -88,12 +102,17 @@ public final class EvdevDevice: @unchecked Sendable {
                 description.codes.insert(.absMTTrackingID)
             }
         }
+        let buffer = UnsafeMutableBufferPointer<input_event>.allocate(capacity: Self.batchCapacity)
+        buffer.initialize(repeating: input_event())
+        self.kernelBuffer = buffer
         self.path = path
         self.fileDescriptor = fd
         self.handle = handle
         self.converter = converter
         self.usesMtdev = converter != nil
         self.description = description
+        self.kernelSlots = converter == nil ? description.axis(.absMTSlot).map { max(0, Int($0.maximum) + 1) } ?? 0 : 0
+        self.touchKeyDown = libevdev_get_event_value(handle, UInt32(EventUsage.evKey), UInt32(EventUsage.btnTouch.code)) != 0
     }
 
     /// The touches already down and keys already held when the device was opened, as one
@@ -102,7 +121,8 @@ public final class EvdevDevice: @unchecked Sendable {
     /// unknown until it moves, and its coordinates that never change never arrive. libevdev
     /// read the state at open (`EVIOCGMTSLOTS`, `EVIOCGKEY`); this replays it for
     /// ``FrameAssembler`` the way a `SYN_DROPPED` resync does. Nothing for protocol-A devices
-    /// (mtdev keeps its own state).
+    /// (mtdev keeps its own state). Call it right after opening: it reads libevdev's copy of
+    /// the state, which ``readAvailable()`` does not keep up to date.
     public func initialStateEvents(at time: Timestamp) -> [RawEvent] {
         guard let handle, converter == nil else { return [] }
         var events: [RawEvent] = []
@@ -148,6 +168,7 @@ public final class EvdevDevice: @unchecked Sendable {
 
     deinit {
         close()
+        kernelBuffer.deallocate()
     }
 
     /// Releases the grab, the mtdev converter, the libevdev handle and the descriptor.
@@ -185,13 +206,19 @@ public final class EvdevDevice: @unchecked Sendable {
         isGrabbed = false
     }
 
-    /// Reads every event available now, without blocking.
+    /// Reads every event available now, without blocking: the daemon's own `read(2)` of a
+    /// batch of kernel `input_event`s into a buffer kept for the device's life, once per
+    /// wake-up. The kernel hands a reader whole frames only; a read that comes back short of
+    /// the buffer has drained it, and only a full one is followed by another (which may then
+    /// return `EAGAIN`). libevdev read every event one call at a time and then needed a
+    /// second `read(2)` to learn there was no more (DESIGN.md, "One read per wake-up").
     ///
-    /// Implements libevdev's `SYN_DROPPED` protocol as `libevdev.h` describes it: read with
-    /// `LIBEVDEV_READ_FLAG_NORMAL`; on `LIBEVDEV_READ_STATUS_SYNC` the event is the
-    /// `SYN_DROPPED`, then read with `LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN` to get the
-    /// events that bring the state up to date, then continue normally. The returned list keeps
-    /// that shape (`SYN_DROPPED`, sync events, `SYN_REPORT`) for ``FrameAssembler``.
+    /// Lost events (`SYN_DROPPED`, the reader's kernel buffer overflowed) are handled as the
+    /// kernel's documentation and libevdev do: the events after it are drained and
+    /// discarded, the device's state is asked of the kernel (`EVIOCGMTSLOTS`, `EVIOCGKEY`,
+    /// `EVIOCGABS`), and the list gets the `SYN_DROPPED`, that whole state (every slot's
+    /// tracking id and values, the current slot, every key, every single-touch axis) and a
+    /// `SYN_REPORT`: the shape ``FrameAssembler`` resyncs on.
     ///
     /// - Returns: ``EvdevReadOutcome/removed(_:)`` when the device is gone (`ENODEV`).
     /// - Throws: ``SystemError`` for any other read failure.
@@ -200,23 +227,142 @@ public final class EvdevDevice: @unchecked Sendable {
             throw SystemError(operation: "read events from", path: path, errno: .badFileDescriptor)
         }
         if let converter { return try readThroughMtdev(converter) }
-        guard let handle else { return .events([]) }
-        var event = input_event()
+        guard handle != nil else { return .events([]) }
+        let descriptor = fileDescriptor
         // The last read's array is released by then (the caller fed it and dropped it), so it
         // is emptied in place: a read costs no allocation.
         readBuffer.removeAll(keepingCapacity: true)
-        let result = EvdevReadLoop.run(into: &readBuffer) { syncing in
-            let status = libevdev_next_event(
-                handle,
-                syncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue,
-                &event
-            )
-            return (status, RawEvent(event))
-        }
+        let result = EvdevBatchRead.run(
+            into: &readBuffer, buffer: kernelBuffer,
+            read: { buffer in
+                let bytes = Glibc.read(descriptor, buffer.baseAddress, buffer.count * MemoryLayout<input_event>.stride)
+                return bytes < 0 ? -Int(errno) : bytes / MemoryLayout<input_event>.stride
+            },
+            resync: { time, events in self.appendKernelState(at: time, into: &events) }
+        )
         switch result {
-        case .success(let outcome): return outcome
+        case .success(let outcome):
+            if kernelSlotCount == 0 { touchKeyDown = Self.touchKey(after: outcome, from: touchKeyDown) }
+            return outcome
         case .failure(let error): throw SystemError(operation: "read events from", path: path, errno: error)
         }
+    }
+
+    /// `BTN_TOUCH` after `outcome`'s events (a resync's state included), `previous` when they
+    /// have none.
+    static func touchKey(after outcome: EvdevReadOutcome, from previous: Bool) -> Bool {
+        let events: [RawEvent]
+        switch outcome {
+        case .events(let read), .removed(let read): events = read
+        }
+        guard let last = events.last(where: { $0.usage == .btnTouch }) else { return previous }
+        return last.value != 0
+    }
+
+    /// The events read per `read(2)` at most: a touchpad frame is 10–40 events, so one read
+    /// takes several frames a wake-up may have queued (3 KiB, allocated once).
+    static let batchCapacity = 128
+
+    // MARK: The kernel's state (the resync, the grab, the clone's seed)
+
+    /// Whether the device has slots the kernel answers `EVIOCGMTSLOTS` for (protocol B; an
+    /// mtdev device's slots are mtdev's).
+    private var kernelSlotCount: Int { kernelSlots }
+
+    /// Every slot's value of `code` now (`EVIOCGMTSLOTS`), nil when the kernel refuses.
+    private func kernelSlotValues(_ code: UInt16, slots: Int) -> [Int32]? {
+        var request = [Int32](repeating: 0, count: slots + 1)
+        request[0] = Int32(code)
+        let rc = request.withUnsafeMutableBufferPointer { gestured_evdev_mt_slots(fileDescriptor, $0.baseAddress, UInt32(slots)) }
+        guard rc >= 0 else { return nil }
+        return Array(request.dropFirst())
+    }
+
+    /// The keys held now (`EVIOCGKEY`), as a bitmask by code; nil when the kernel refuses.
+    private func kernelKeys() -> [UInt8]? {
+        var bits = [UInt8](repeating: 0, count: Int(KEY_MAX) / 8 + 1)
+        let rc = bits.withUnsafeMutableBufferPointer { gestured_evdev_keys(fileDescriptor, $0.baseAddress, UInt32($0.count)) }
+        return rc >= 0 ? bits : nil
+    }
+
+    /// An absolute axis's value now (`EVIOCGABS`).
+    private func kernelAxisValue(_ code: UInt16) -> Int32? {
+        var info = input_absinfo()
+        return gestured_evdev_abs(fileDescriptor, UInt32(code), &info) >= 0 ? info.value : nil
+    }
+
+    /// The per-slot codes the device has, but `ABS_MT_SLOT` and `ABS_MT_TRACKING_ID`, in
+    /// code order.
+    private var perSlotCodes: [UInt16] {
+        (EventUsage.absMTTouchMajor.code...EventUsage.absMaximum).filter {
+            $0 != EventUsage.absMTTrackingID.code && description.codes.contains(EventUsage(type: EventUsage.evAbs, code: $0))
+        }
+    }
+
+    /// Appends the device's whole state as the kernel has it now, stamped `time`, and a
+    /// `SYN_REPORT`: every slot (its tracking id, then its values), the current slot, every
+    /// key the device has (held or not), every single-touch axis. What follows a
+    /// `SYN_DROPPED` in ``readAvailable()``; a part the kernel refuses (the device went away
+    /// meanwhile) is left out, the `SYN_REPORT` never.
+    func appendKernelState(at time: Timestamp, into events: inout [RawEvent]) {
+        func add(_ usage: EventUsage, _ value: Int32) { events.append(RawEvent(time: time, usage: usage, value: value)) }
+        let slots = kernelSlotCount
+        if slots > 0, let ids = kernelSlotValues(EventUsage.absMTTrackingID.code, slots: slots) {
+            let codes = perSlotCodes
+            let values = codes.map { kernelSlotValues($0, slots: slots) }
+            for slot in 0..<slots {
+                add(.absMTSlot, Int32(slot))
+                add(.absMTTrackingID, ids[slot])
+                for (index, code) in codes.enumerated() {
+                    if let column = values[index] { add(EventUsage(type: EventUsage.evAbs, code: code), column[slot]) }
+                }
+            }
+            if let current = kernelAxisValue(EventUsage.absMTSlot.code) { add(.absMTSlot, current) }
+        }
+        if let keys = kernelKeys() {
+            for usage in description.codes.sorted() where usage.type == EventUsage.evKey && Int(usage.code) < keys.count * 8 {
+                add(usage, Int32(keys[Int(usage.code) / 8] >> (usage.code % 8) & 1))
+            }
+        }
+        for usage in description.codes.sorted() where usage.type == EventUsage.evAbs && usage.code < EventUsage.absMTSlot.code {
+            if let value = kernelAxisValue(usage.code) { add(usage, value) }
+        }
+        add(.synReport, 0)
+    }
+
+    /// Whether the device has a contact down now: a slot with a tracking id, as the kernel
+    /// says (`EVIOCGMTSLOTS`, which leaves the reader's queue alone), or, on a device without
+    /// kernel slots, `BTN_TOUCH` held in the events read so far (not `EVIOCGKEY`, which would
+    /// discard the key events queued since the last read). The daemon asks right after a
+    /// read that drained the device, so the two agree but for a frame that arrived since.
+    public var hasContactDown: Bool {
+        guard fileDescriptor >= 0 else { return false }
+        let slots = kernelSlotCount
+        if slots > 0 {
+            return kernelSlotValues(EventUsage.absMTTrackingID.code, slots: slots)?.contains { $0 >= 0 } ?? false
+        }
+        return touchKeyDown
+    }
+
+    /// Every slot's per-slot values (`ABS_MT_*` but the tracking id) now, as the kernel has
+    /// them, as one frame of events stamped `time`, for ``UInputClone``'s planner and
+    /// ``SlotSeed`` to start from the kernel's state. Empty for a device without kernel slots.
+    public func slotValueEvents(at time: Timestamp) -> [RawEvent] {
+        let slots = kernelSlotCount
+        guard fileDescriptor >= 0, slots > 0 else { return [] }
+        let codes = perSlotCodes
+        let values = codes.map { kernelSlotValues($0, slots: slots) }
+        var events: [RawEvent] = []
+        for slot in 0..<slots {
+            events.append(RawEvent(time: time, usage: .absMTSlot, value: Int32(slot)))
+            for (index, code) in codes.enumerated() {
+                guard let column = values[index] else { continue }
+                events.append(RawEvent(time: time, type: EventUsage.evAbs, code: code, value: column[slot]))
+            }
+        }
+        events.append(RawEvent(time: time, usage: .absMTSlot, value: kernelAxisValue(EventUsage.absMTSlot.code) ?? 0))
+        events.append(RawEvent(time: time, usage: .synReport, value: 0))
+        return events
     }
 
     private func readThroughMtdev(_ converter: UnsafeMutablePointer<mtdev>) throws(SystemError) -> EvdevReadOutcome {
@@ -235,64 +381,80 @@ public final class EvdevDevice: @unchecked Sendable {
             }
             if count == 0 || readErrno == .wouldBlock { break }
             if readErrno == .interrupted { continue }
-            if readErrno == .noSuchDevice { return .removed(events) }
+            if readErrno == .noSuchDevice {
+                touchKeyDown = Self.touchKey(after: .removed(events), from: touchKeyDown)
+                return .removed(events)
+            }
             throw SystemError(operation: "read events from", path: path, errno: readErrno)
         }
+        touchKeyDown = Self.touchKey(after: .events(events), from: touchKeyDown)
         return .events(events)
     }
 }
 
-/// libevdev's read protocol, separated from the C call so that tests can script it.
-enum EvdevReadLoop {
-    /// The value of `LIBEVDEV_READ_STATUS_SUCCESS`.
-    static let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
-    /// The value of `LIBEVDEV_READ_STATUS_SYNC`.
-    static let sync = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+/// The daemon's read protocol, separated from the system call so that tests can script it.
+enum EvdevBatchRead {
+    /// The most reads that drain a device after a `SYN_DROPPED` (libevdev stops at 8 too: the
+    /// kernel's buffer holds that many of its packets), so a device that never stops sending
+    /// cannot hold the loop.
+    static let drainLimit = 8
 
-    /// Reads until `-EAGAIN` in normal mode, following `libevdev.h`: a
-    /// `LIBEVDEV_READ_STATUS_SYNC` in normal mode delivers the `SYN_DROPPED`; then read in sync
-    /// mode (`next(true)`) until `-EAGAIN` for the events that bring the state up to date; then
-    /// go on in normal mode.
+    /// Reads batches until the kernel has given everything it had: a batch that does not fill
+    /// `buffer` ends the read (the kernel hands whole frames, so a short read drained it);
+    /// a full one is followed by another; `EAGAIN` ends it too. A `SYN_DROPPED` discards
+    /// the rest of its batch and everything still queued (read until `EAGAIN`, at most
+    /// ``drainLimit`` reads), then appends it and the device's state (`resync`, which ends
+    /// with a `SYN_REPORT`).
     ///
-    /// - Parameter next: one `libevdev_next_event` call in sync (`true`) or normal mode,
-    ///   returning its status and the event it filled in.
+    /// - Parameters:
+    ///   - events: where events go; the caller keeps it between reads (emptied, with its
+    ///     capacity) so that a steady read allocates nothing.
+    ///   - read: one `read(2)` into the buffer: the number of events read, or `-errno`.
+    ///   - resync: appends the device's current state and a `SYN_REPORT`, stamped with the
+    ///     `SYN_DROPPED`'s time.
     /// - Returns: the outcome, or the errno of an unexpected failure.
-    static func run(_ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)) -> Result<EvdevReadOutcome, Errno> {
-        var events: [RawEvent] = []
-        return run(into: &events, next)
-    }
-
-    /// ``run(_:)`` appending to `events`, which the caller keeps between reads (emptied, with
-    /// its capacity) so that a steady read allocates nothing.
     static func run(
-        into events: inout [RawEvent], _ next: (_ syncing: Bool) -> (status: Int32, event: RawEvent)
+        into events: inout [RawEvent],
+        buffer: UnsafeMutableBufferPointer<input_event>,
+        read: (UnsafeMutableBufferPointer<input_event>) -> Int,
+        resync: (_ time: Timestamp, _ events: inout [RawEvent]) -> Void
     ) -> Result<EvdevReadOutcome, Errno> {
         // A touchpad frame is 10–40 events: one allocation instead of growing 1, 2, 4, 8, 16…
         events.reserveCapacity(48)
-        var syncing = false
+        var dropped: Timestamp?
+        var drainReads = 0
+        let synType = EventUsage.evSyn
+        let synDroppedCode = EventUsage.synDropped.code
         while true {
-            let (status, event) = next(syncing)
-            if status == success {
-                events.append(event)
-            } else if status == sync {
-                // In normal mode this is the SYN_DROPPED itself; in sync mode, a sync event.
-                events.append(event)
-                syncing = true
-            } else if status == -EAGAIN {
-                guard syncing else { break }
-                syncing = false
-                // libevdev ends its sync events with a SYN_REPORT; make sure the assembler's
-                // resync ends even if a version does not.
-                if let last = events.last, last.usage != .synReport {
-                    events.append(RawEvent(time: last.time, usage: .synReport, value: 0))
-                }
-            } else if status == -EINTR {
-                continue
-            } else if status == -ENODEV {
-                return .success(.removed(events))
-            } else {
-                return .failure(Errno(rawValue: -status))
+            let count = read(buffer)
+            if count < 0 {
+                let error = Errno(rawValue: Int32(-count))
+                if error == .interrupted { continue }
+                if error == .wouldBlock { break }
+                if error == .noSuchDevice { return .success(.removed(events)) }
+                return .failure(error)
             }
+            if dropped == nil {
+                for index in 0..<count {
+                    let event = buffer[index]
+                    if event.type == synType && event.code == synDroppedCode {
+                        dropped = RawEvent(event).time
+                        break
+                    }
+                    events.append(RawEvent(event))
+                }
+            }
+            if dropped != nil {
+                // Draining: read on until EAGAIN whatever the batch's size.
+                drainReads += 1
+                if drainReads > drainLimit || count == 0 { break }
+                continue
+            }
+            if count < buffer.count { break }
+        }
+        if let dropped {
+            events.append(RawEvent(time: dropped, usage: .synDropped, value: 0))
+            resync(dropped, &events)
         }
         return .success(.events(events))
     }

@@ -1,3 +1,4 @@
+import CLinuxInput
 import Foundation
 import GestureEngine
 import Glibc
@@ -6,25 +7,58 @@ import Testing
 @testable import GesturedSystem
 
 @Suite("Evdev reading")
-struct EvdevReadLoopTests {
-    /// A scripted `libevdev_next_event`: each step says which mode it expects and what it
-    /// returns, so that the test fails if the loop reads in the wrong mode.
-    final class ScriptedLibevdev {
-        var steps: [(syncing: Bool, status: Int32, event: RawEvent)]
-        var modeErrors: [String] = []
-
-        init(_ steps: [(Bool, Int32, RawEvent)]) {
-            self.steps = steps.map { (syncing: $0.0, status: $0.1, event: $0.2) }
+struct EvdevBatchReadTests {
+    /// A scripted `read(2)` of a device: each step is one read's events or `-errno`; the
+    /// script counts the reads, so a test fails if the loop reads once too often.
+    final class ScriptedDevice {
+        enum Step {
+            case events([RawEvent])
+            case error(Int32)
         }
 
-        func next(_ syncing: Bool) -> (status: Int32, event: RawEvent) {
-            guard !steps.isEmpty else {
-                modeErrors.append("read past the script")
-                return (-EAGAIN, RawEvent(time: .zero, usage: .synReport, value: 0))
+        var steps: [Step]
+        var reads = 0
+        var resyncs: [Timestamp] = []
+        /// What the kernel's state says after a drop (appended by `resync`, before its SYN_REPORT).
+        var state: [RawEvent]
+
+        init(_ steps: [Step], state: [RawEvent] = []) {
+            self.steps = steps
+            self.state = state
+        }
+
+        func read(_ buffer: UnsafeMutableBufferPointer<input_event>) -> Int {
+            reads += 1
+            guard !steps.isEmpty else { return -Int(EAGAIN) }
+            switch steps.removeFirst() {
+            case .error(let error):
+                return -Int(error)
+            case .events(let events):
+                precondition(events.count <= buffer.count, "a step larger than the buffer")
+                for (index, event) in events.enumerated() {
+                    var kernel = input_event()
+                    kernel.time.tv_sec = Int(event.time.microseconds / 1_000_000)
+                    kernel.time.tv_usec = Int(event.time.microseconds % 1_000_000)
+                    kernel.type = event.usage.type
+                    kernel.code = event.usage.code
+                    kernel.value = event.value
+                    buffer[index] = kernel
+                }
+                return events.count
             }
-            let step = steps.removeFirst()
-            if step.syncing != syncing { modeErrors.append("expected syncing=\(step.syncing), read with \(syncing)") }
-            return (step.status, step.event)
+        }
+
+        func resync(_ time: Timestamp, _ events: inout [RawEvent]) {
+            resyncs.append(time)
+            events += state
+            events.append(RawEvent(time: time, usage: .synReport, value: 0))
+        }
+
+        func run(capacity: Int = 8) -> Result<EvdevReadOutcome, Errno> {
+            let buffer = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
+            defer { buffer.deallocate() }
+            var events: [RawEvent] = []
+            return EvdevBatchRead.run(into: &events, buffer: buffer, read: read, resync: resync)
         }
     }
 
@@ -32,95 +66,114 @@ struct EvdevReadLoopTests {
         RawEvent(time: Timestamp(microseconds: ms * 1000), usage: usage, value: value)
     }
 
-    static let none = RawEvent(time: .zero, usage: .synReport, value: 0)
+    static let frame = [event(1, .absMTPositionX, 5), event(1, .synReport)]
 
-    @Test("normal events are read until -EAGAIN")
-    func normalRead() {
-        let script = ScriptedLibevdev([
-            (false, EvdevReadLoop.success, Self.event(1, .absMTPositionX, 5)),
-            (false, EvdevReadLoop.success, Self.event(1, .synReport)),
-            (false, -EAGAIN, Self.none),
-        ])
-        let result = EvdevReadLoop.run(script.next)
-        #expect(result == .success(.events([Self.event(1, .absMTPositionX, 5), Self.event(1, .synReport)])))
-        #expect(script.modeErrors.isEmpty)
-        #expect(script.steps.isEmpty)
+    @Test("a read that does not fill the buffer has drained the device: one read(2) a wake-up")
+    func shortReadIsOneRead() {
+        let device = ScriptedDevice([.events(Self.frame), .events([Self.event(2, .synReport)])])
+        #expect(device.run(capacity: 8) == .success(.events(Self.frame)))
+        #expect(device.reads == 1)
+        #expect(device.steps.count == 1, "the second frame is left for the next wake-up")
     }
 
-    @Test("after SYN_DROPPED the loop drains sync events in sync mode, then reads normally again")
+    @Test("a full buffer is read again, until a short read or EAGAIN")
+    func fullBufferReadsAgain() {
+        let second = [Self.event(2, .absMTPositionY, 7), Self.event(2, .synReport)]
+        let device = ScriptedDevice([.events(Self.frame), .events(second), .events([Self.event(3, .synReport)])])
+        #expect(device.run(capacity: 2) == .success(.events(Self.frame + second + [Self.event(3, .synReport)])))
+        #expect(device.reads == 3)
+        let exact = ScriptedDevice([.events(Self.frame), .error(EAGAIN)])
+        #expect(exact.run(capacity: 2) == .success(.events(Self.frame)))
+        #expect(exact.reads == 2)
+    }
+
+    /// A device without kernel slots answers `hasContactDown` from the events read, not from
+    /// `EVIOCGKEY` (which discards the key events still queued for the reader): the last
+    /// `BTN_TOUCH` read wins, a resync's state included; a read without one keeps the last.
+    @Test("BTN_TOUCH as read: the last one wins, a resync's state counts, a read without one keeps it")
+    func touchKeyAsRead() {
+        let press = [Self.event(1, .absX, 10), Self.event(1, .btnTouch, 1), Self.event(1, .synReport)]
+        #expect(EvdevDevice.touchKey(after: .events(press), from: false))
+        #expect(EvdevDevice.touchKey(after: .events(Self.frame), from: true), "a move keeps the finger down")
+        #expect(EvdevDevice.touchKey(after: .events([]), from: true))
+        let liftThenPress = [Self.event(2, .btnTouch, 0), Self.event(2, .synReport), Self.event(3, .btnTouch, 1), Self.event(3, .synReport)]
+        #expect(EvdevDevice.touchKey(after: .events(liftThenPress), from: true))
+        let resync = [Self.event(4, .synDropped), Self.event(4, .btnTouch, 0), Self.event(4, .synReport)]
+        #expect(!EvdevDevice.touchKey(after: .events(resync), from: true), "the kernel's state after a drop")
+        #expect(!EvdevDevice.touchKey(after: .removed([Self.event(5, .btnTouch, 0)]), from: true))
+    }
+
+    /// A backlog (the loop was late: several frames queued) larger than the buffer: the kernel
+    /// fills each read whatever the frame boundaries, so a frame can straddle two reads. All
+    /// of it is read in the one call, in order, and nothing is left for a later wake-up.
+    @Test("a backlog of several buffers is read whole in one call, frames split across reads kept in order")
+    func backlogAcrossReads() {
+        let frames = (1...4).flatMap { ms in
+            [Self.event(ms, .absMTSlot, 0), Self.event(ms, .absMTPositionX, Int32(ms)), Self.event(ms, .synReport)]
+        }
+        // 12 events in reads of 5: 5, 5 (full: read again), 2 (short: drained).
+        let device = ScriptedDevice([.events(Array(frames[0..<5])), .events(Array(frames[5..<10])), .events(Array(frames[10...]))])
+        #expect(device.run(capacity: 5) == .success(.events(frames)))
+        #expect(device.reads == 3)
+        #expect(device.steps.isEmpty)
+    }
+
+    @Test("SYN_DROPPED: the rest is drained and discarded, then the kernel's state and a SYN_REPORT follow")
     func resync() {
-        let script = ScriptedLibevdev([
-            (false, EvdevReadLoop.success, Self.event(1, .absMTPositionX, 5)),
-            (false, EvdevReadLoop.sync, Self.event(2, .synDropped)),
-            (true, EvdevReadLoop.sync, Self.event(3, .absMTSlot, 0)),
-            (true, EvdevReadLoop.sync, Self.event(3, .absMTTrackingID, -1)),
-            (true, EvdevReadLoop.sync, Self.event(3, .synReport)),
-            (true, -EAGAIN, Self.none),
-            (false, EvdevReadLoop.success, Self.event(4, .synReport)),
-            (false, -EAGAIN, Self.none),
-        ])
-        let result = EvdevReadLoop.run(script.next)
-        #expect(
-            result
-                == .success(
-                    .events([
-                        Self.event(1, .absMTPositionX, 5), Self.event(2, .synDropped), Self.event(3, .absMTSlot, 0),
-                        Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport), Self.event(4, .synReport),
-                    ])
-                )
-        )
-        #expect(script.modeErrors.isEmpty)
-        #expect(script.steps.isEmpty)
+        let state = [Self.event(2, .absMTSlot, 0), Self.event(2, .absMTTrackingID, -1)]
+        let device = ScriptedDevice(
+            [
+                .events(Self.frame + [Self.event(2, .synDropped), Self.event(2, .absMTPositionX, 9)]),
+                .events([Self.event(3, .absMTPositionX, 10), Self.event(3, .synReport)]),
+                .error(EAGAIN),
+                .events([Self.event(4, .synReport)]),
+            ], state: state)
+        let expected = Self.frame + [Self.event(2, .synDropped)] + state + [Self.event(2, .synReport)]
+        #expect(device.run(capacity: 8) == .success(.events(expected)))
+        #expect(device.resyncs == [Timestamp(microseconds: 2000)])
+        #expect(device.reads == 3, "drained until EAGAIN even after a short read")
+        #expect(device.steps.count == 1)
     }
 
-    @Test("a sync that does not end in SYN_REPORT gets one, so the assembler's resync ends")
-    func resyncWithoutReport() {
-        let script = ScriptedLibevdev([
-            (false, EvdevReadLoop.sync, Self.event(2, .synDropped)),
-            (true, EvdevReadLoop.sync, Self.event(3, .absMTTrackingID, -1)),
-            (true, -EAGAIN, Self.none),
-            (false, -EAGAIN, Self.none),
-        ])
-        let result = EvdevReadLoop.run(script.next)
-        #expect(
-            result
-                == .success(
-                    .events([
-                        Self.event(2, .synDropped), Self.event(3, .absMTTrackingID, -1), Self.event(3, .synReport),
-                    ])
-                )
-        )
+    @Test("a device that never stops sending cannot hold the drain: at most drainLimit reads after the drop")
+    func drainIsBounded() {
+        let endless = (0..<20).map { _ in ScriptedDevice.Step.events([Self.event(5, .synReport)]) }
+        let device = ScriptedDevice([.events([Self.event(2, .synDropped)])] + endless)
+        guard case .success(.events(let events)) = device.run(capacity: 8) else {
+            Issue.record("unexpected outcome")
+            return
+        }
+        #expect(events == [Self.event(2, .synDropped), Self.event(2, .synReport)])
+        #expect(device.reads == EvdevBatchRead.drainLimit + 1)
     }
 
     @Test("ENODEV is a removal with the events read before; EINTR is retried; other errors fail")
     func removalAndErrors() {
-        let removed = ScriptedLibevdev([
-            (false, EvdevReadLoop.success, Self.event(1, .synReport)),
-            (false, -EINTR, Self.none),
-            (false, -ENODEV, Self.none),
-        ])
-        #expect(EvdevReadLoop.run(removed.next) == .success(.removed([Self.event(1, .synReport)])))
-        let failing = ScriptedLibevdev([(false, -EIO, Self.none)])
-        #expect(EvdevReadLoop.run(failing.next) == .failure(.ioError))
+        let removed = ScriptedDevice([.events([Self.event(1, .synReport)]), .error(EINTR), .error(ENODEV)])
+        #expect(removed.run(capacity: 1) == .success(.removed([Self.event(1, .synReport)])))
+        let failing = ScriptedDevice([.error(EIO)])
+        #expect(failing.run() == .failure(.ioError))
+        let interrupted = ScriptedDevice([.error(EINTR), .events(Self.frame)])
+        #expect(interrupted.run() == .success(.events(Self.frame)))
+        #expect(interrupted.reads == 2)
     }
 
-    @Test("the read loop's output drives the assembler through a SYN_DROPPED resync")
-    func loopIntoAssembler() throws {
+    @Test("the read's output drives the assembler through a SYN_DROPPED resync")
+    func readIntoAssembler() throws {
         let device = GestureSynthesizer.demoTouchscreen
         var assembler = FrameAssembler(device: device)
-        let first = ScriptedLibevdev([
-            (false, EvdevReadLoop.success, Self.event(1, .absMTTrackingID, 1)),
-            (false, EvdevReadLoop.success, Self.event(1, .absMTPositionX, 100)),
-            // Both coordinates: the assembler places a new contact only once it has both
-            (false, EvdevReadLoop.success, Self.event(1, .absMTPositionY, 200)),
-            (false, EvdevReadLoop.success, Self.event(1, .synReport)),
-            (false, EvdevReadLoop.sync, Self.event(5, .synDropped)),
-            (true, EvdevReadLoop.sync, Self.event(6, .absMTPositionX, 300)),
-            (true, EvdevReadLoop.sync, Self.event(6, .synReport)),
-            (true, -EAGAIN, Self.none),
-            (false, -EAGAIN, Self.none),
-        ])
-        guard case .success(.events(let events)) = EvdevReadLoop.run(first.next) else {
+        let scripted = ScriptedDevice(
+            [
+                .events([
+                    Self.event(1, .absMTTrackingID, 1), Self.event(1, .absMTPositionX, 100),
+                    // Both coordinates: the assembler places a new contact only once it has both
+                    Self.event(1, .absMTPositionY, 200), Self.event(1, .synReport),
+                    Self.event(5, .synDropped),
+                ])
+            ],
+            // the finger lifted while events were lost
+            state: [Self.event(5, .absMTSlot, 0), Self.event(5, .absMTTrackingID, -1), Self.event(5, .absMTPositionX, 300)])
+        guard case .success(.events(let events)) = scripted.run() else {
             Issue.record("unexpected read outcome")
             return
         }

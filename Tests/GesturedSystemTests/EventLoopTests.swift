@@ -75,6 +75,104 @@ struct EventLoopTests {
         #expect(read(readFD, &left, 1) == 1 && left == 8, "the byte is still in the pipe")
     }
 
+    /// A pipe's two ends, non-blocking.
+    static func makePipe() -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0, "pipe: \(errno)")
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        return (fds[0], fds[1])
+    }
+
+    /// The fault suite replugs touchscreens while a touchpad streams: a device's descriptor
+    /// number comes back for the next device. The loop finds watches by descriptor
+    /// (DESIGN.md, "The lean read path"), so a late `cancel()` of the old watch must not
+    /// unregister the new one, whose number it shares (with the table by token it did: the
+    /// `EPOLL_CTL_DEL` went to the number, and the new device was never read again).
+    @Test("a watch cancelled after its descriptor number was reused leaves the new watch reading")
+    func cancelAfterReuse() async {
+        let loop = EventLoop(name: "test-reuse")
+        defer { loop.stop() }
+        let old = Self.makePipe()
+        let new = Self.makePipe()
+        defer {
+            close(old.read)
+            close(old.write)
+            close(new.read)
+            close(new.write)
+        }
+        let reads = Mutex<(old: Int, new: Int)>((0, 0))
+        let box = Mutex<FileWatchBox?>(nil)
+        let number = old.read
+        _ = await Self.onLoop(loop) {
+            let watch = try! loop.watch(number) { reads.withLock { $0.old += 1 } }
+            box.withLock { $0 = FileWatchBox(watch: watch) }
+            // The device goes away before its watch is cancelled, and the next one opened
+            // gets the same number (dup2 makes sure of the number the kernel would pick).
+            precondition(dup2(new.read, number) == number)
+            _ = try! loop.watch(number) {
+                var byte: UInt8 = 0
+                while read(number, &byte, 1) == 1 {}
+                reads.withLock { $0.new += 1 }
+            }
+            box.withLock { $0?.watch.cancel() }
+        }
+        var byte: UInt8 = 1
+        #expect(write(new.write, &byte, 1) == 1)
+        await Self.twoTurns(loop)
+        let counts = reads.withLock { $0 }
+        #expect(counts.new == 1, "the new watch was woken (\(counts.new) times)")
+        #expect(counts.old == 0, "the cancelled watch never ran")
+    }
+
+    /// An event still queued in the same wake-up for a watch its neighbour's handler removed
+    /// must not reach the watch that took its descriptor number meanwhile.
+    @Test("an event queued for a removed watch does not reach a new watch on the same number")
+    func staleEventAfterReuse() async {
+        let loop = EventLoop(name: "test-stale")
+        defer { loop.stop() }
+        let first = Self.makePipe()
+        let second = Self.makePipe()
+        let fresh = Self.makePipe()
+        defer {
+            for fd in [first.read, first.write, second.read, second.write, fresh.read, fresh.write] { close(fd) }
+        }
+        // Both readable before the loop's next wait: one epoll batch reports both.
+        var byte: UInt8 = 1
+        #expect(write(first.write, &byte, 1) == 1)
+        #expect(write(second.write, &byte, 1) == 1)
+        let calls = Mutex<(first: Int, second: Int, fresh: Int)>((0, 0, 0))
+        let watches = Mutex<[Int32: FileWatchBox]>([:])
+        let (done, finish) = AsyncStream.makeStream(of: Void.self)
+        // Whichever of the two runs first removes the other and puts a fresh pipe (empty)
+        // on its number, with a watch of its own.
+        @Sendable func replaceOther(_ me: Int32) {
+            let other = me == first.read ? second.read : first.read
+            guard let box = watches.withLock({ $0.removeValue(forKey: other) }) else { return }
+            box.watch.cancel()
+            precondition(dup2(fresh.read, other) == other)
+            let watch = try! loop.watch(other) { calls.withLock { $0.fresh += 1 } }
+            watches.withLock { $0[other] = FileWatchBox(watch: watch) }
+            finish.yield()
+        }
+        _ = await Self.onLoop(loop) {
+            for (fd, isFirst) in [(first.read, true), (second.read, false)] {
+                let watch = try! loop.watch(fd) {
+                    var byte: UInt8 = 0
+                    while read(fd, &byte, 1) == 1 {}
+                    calls.withLock { isFirst ? ($0.first += 1) : ($0.second += 1) }
+                    replaceOther(fd)
+                }
+                watches.withLock { $0[fd] = FileWatchBox(watch: watch) }
+            }
+        }
+        for await _ in done { break }
+        await Self.twoTurns(loop)
+        let counts = calls.withLock { $0 }
+        #expect(counts.first + counts.second == 1, "one handler ran, the other was removed by it")
+        #expect(counts.fresh == 0, "the fresh pipe is empty: its watch got the removed one's event")
+        _ = await Self.onLoop(loop) { watches.withLock { $0.values.forEach { $0.watch.cancel() } } }
+    }
+
     @Test("watching a descriptor that is not open is an error the caller handles, not a crash")
     func watchFailure() async {
         let loop = EventLoop(name: "test-badfd")

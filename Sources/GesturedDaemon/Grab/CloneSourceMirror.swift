@@ -132,9 +132,16 @@ public struct CloneSourceMirror: Sendable {
             slots[index].current = c
         }
         opened.removeAll(keepingCapacity: true)
+        // The contact's values are copied element by element into its own array: assigning
+        // the slot's array would share it, and the next frame's first value would then copy
+        // the whole array (a heap allocation a frame and touch on the clone's path).
         for index in slots.indices where slots[index].current?.isDown ?? false {
             let values = slots[index].values
-            slots[index].current?.values = values
+            if slots[index].current!.values.count == values.count {
+                for i in values.indices { slots[index].current!.values[i] = values[i] }
+            } else {
+                slots[index].current!.values = values.map { $0 }
+            }
         }
     }
 }

@@ -31,9 +31,13 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     private let wakeFD: Int32
     private let pending = Mutex<(work: [Work], stopped: Bool)>(([], false))
     private var thread = pthread_t()
-    /// Loop-thread state: every watched descriptor by its token.
-    private var watches: [UInt64: FileWatch] = [:]
-    private var nextToken: UInt64 = 1
+    /// Loop-thread state: every watch, indexed by its descriptor (a small integer): a
+    /// wake-up finds its handler by one index, not a hash lookup. A watch's token (the epoll
+    /// data) is a serial in the high 32 bits and the descriptor in the low ones, so an event
+    /// still queued for a watch removed in the same wake-up never reaches a new watch that got
+    /// the same descriptor number.
+    private var watchesByDescriptor: [FileWatch?] = []
+    private var nextSerial: UInt64 = 1
     private static let wakeToken: UInt64 = 0
     /// Runs after each wake-up's handlers, before the loop waits again (``setBeforeSleep(_:)``).
     private var beforeSleep: (() -> Void)?
@@ -152,14 +156,19 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     ///   descriptor is closed or already watched); the caller drops what it wanted to watch.
     public func watch(_ fileDescriptor: Int32, onReadable: @escaping () -> Void) throws(Errno) -> FileWatch {
         checkIsolated()
-        let watch = FileWatch(loop: self, fileDescriptor: fileDescriptor, token: nextToken)
-        nextToken += 1
+        let token = nextSerial << 32 | UInt64(UInt32(bitPattern: fileDescriptor))
+        let watch = FileWatch(loop: self, fileDescriptor: fileDescriptor, token: token)
+        nextSerial += 1
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = watch.token
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fileDescriptor, &event) == 0 else { throw Errno.current }
         watch.readHandler = onReadable
-        watches[watch.token] = watch
+        let index = Int(fileDescriptor)
+        if watchesByDescriptor.count <= index {
+            watchesByDescriptor += repeatElement(nil, count: index + 1 - watchesByDescriptor.count)
+        }
+        watchesByDescriptor[index] = watch
         return watch
     }
 
@@ -201,7 +210,9 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
 
     fileprivate func remove(_ watch: FileWatch) {
         checkIsolated()
-        guard watches.removeValue(forKey: watch.token) != nil else { return }
+        let index = Int(watch.fileDescriptor)
+        guard index >= 0, index < watchesByDescriptor.count, watchesByDescriptor[index] === watch else { return }
+        watchesByDescriptor[index] = nil
         var event = epoll_event()
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, watch.fileDescriptor, &event)
     }
@@ -227,17 +238,25 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
                     continue
                 }
                 // A handler earlier in this batch may have removed this watch.
-                guard let watch = watches[token] else { continue }
+                guard let watch = watch(for: token) else { continue }
                 let hangUp = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
                 if flags & EPOLLIN.rawValue != 0 || (hangUp && watch.readHandler != nil) {
                     watch.readHandler?()
                 }
-                if flags & EPOLLOUT.rawValue != 0 || (hangUp && watch.writeHandler != nil), watches[token] != nil {
+                if flags & EPOLLOUT.rawValue != 0 || (hangUp && watch.writeHandler != nil), self.watch(for: token) != nil {
                     watch.writeHandler?()
                 }
             }
             beforeSleep?()
         }
+    }
+
+    /// The live watch whose token is `token` (nil: removed since the event was queued).
+    @inline(__always)
+    private func watch(for token: UInt64) -> FileWatch? {
+        let index = Int(token & 0xFFFF_FFFF)
+        guard index < watchesByDescriptor.count, let watch = watchesByDescriptor[index], watch.token == token else { return nil }
+        return watch
     }
 
     /// Runs every queued job and block; false once the loop is stopped.
