@@ -52,8 +52,9 @@ public final class EvdevDevice: @unchecked Sendable {
     /// still queued for this reader (`evdev_handle_get_val`), and the daemon asks after every
     /// read while a grab waits for the fingers to lift: a lift queued meanwhile would be lost.
     private var touchKeyDown = false
-    /// ``kernelSlotCount``, decided at open (a read asks it).
-    private let kernelSlots: Int
+    /// Slots the kernel answers `EVIOCGMTSLOTS` for (protocol B; an mtdev device's slots are
+    /// mtdev's, so 0 there), decided at open (a read asks it).
+    private let kernelSlotCount: Int
 
     /// Opens `path` (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`), reads its description through
     /// `libevdev_new_from_fd`, and switches its event timestamps to `CLOCK_MONOTONIC`
@@ -111,7 +112,7 @@ public final class EvdevDevice: @unchecked Sendable {
         self.converter = converter
         self.usesMtdev = converter != nil
         self.description = description
-        self.kernelSlots = converter == nil ? description.axis(.absMTSlot).map { max(0, Int($0.maximum) + 1) } ?? 0 : 0
+        self.kernelSlotCount = converter == nil ? description.axis(.absMTSlot).map { max(0, Int($0.maximum) + 1) } ?? 0 : 0
         self.touchKeyDown = libevdev_get_event_value(handle, UInt32(EventUsage.evKey), UInt32(EventUsage.btnTouch.code)) != 0
     }
 
@@ -265,10 +266,6 @@ public final class EvdevDevice: @unchecked Sendable {
 
     // MARK: The kernel's state (the resync, the grab, the clone's seed)
 
-    /// Whether the device has slots the kernel answers `EVIOCGMTSLOTS` for (protocol B; an
-    /// mtdev device's slots are mtdev's).
-    private var kernelSlotCount: Int { kernelSlots }
-
     /// Every slot's value of `code` now (`EVIOCGMTSLOTS`), nil when the kernel refuses.
     private func kernelSlotValues(_ code: UInt16, slots: Int) -> [Int32]? {
         var request = [Int32](repeating: 0, count: slots + 1)
@@ -308,15 +305,7 @@ public final class EvdevDevice: @unchecked Sendable {
         func add(_ usage: EventUsage, _ value: Int32) { events.append(RawEvent(time: time, usage: usage, value: value)) }
         let slots = kernelSlotCount
         if slots > 0, let ids = kernelSlotValues(EventUsage.absMTTrackingID.code, slots: slots) {
-            let codes = perSlotCodes
-            let values = codes.map { kernelSlotValues($0, slots: slots) }
-            for slot in 0..<slots {
-                add(.absMTSlot, Int32(slot))
-                add(.absMTTrackingID, ids[slot])
-                for (index, code) in codes.enumerated() {
-                    if let column = values[index] { add(EventUsage(type: EventUsage.evAbs, code: code), column[slot]) }
-                }
-            }
+            appendSlots(slots, trackingIDs: ids, at: time, into: &events)
             if let current = kernelAxisValue(EventUsage.absMTSlot.code) { add(.absMTSlot, current) }
         }
         if let keys = kernelKeys() {
@@ -328,6 +317,22 @@ public final class EvdevDevice: @unchecked Sendable {
             if let value = kernelAxisValue(usage.code) { add(usage, value) }
         }
         add(.synReport, 0)
+    }
+
+    /// Every slot as the kernel has it now, stamped `time`: `ABS_MT_SLOT`, then its tracking id
+    /// from `trackingIDs` when given, then its per-slot values (a code the kernel refuses is
+    /// left out). The slot part of ``appendKernelState(at:into:)`` and ``slotValueEvents(at:)``.
+    private func appendSlots(_ slots: Int, trackingIDs: [Int32]?, at time: Timestamp, into events: inout [RawEvent]) {
+        let codes = perSlotCodes
+        let values = codes.map { kernelSlotValues($0, slots: slots) }
+        for slot in 0..<slots {
+            events.append(RawEvent(time: time, usage: .absMTSlot, value: Int32(slot)))
+            if let trackingIDs { events.append(RawEvent(time: time, usage: .absMTTrackingID, value: trackingIDs[slot])) }
+            for (index, code) in codes.enumerated() {
+                guard let column = values[index] else { continue }
+                events.append(RawEvent(time: time, type: EventUsage.evAbs, code: code, value: column[slot]))
+            }
+        }
     }
 
     /// Whether the device has a contact down now: a slot with a tracking id, as the kernel
@@ -350,16 +355,8 @@ public final class EvdevDevice: @unchecked Sendable {
     public func slotValueEvents(at time: Timestamp) -> [RawEvent] {
         let slots = kernelSlotCount
         guard fileDescriptor >= 0, slots > 0 else { return [] }
-        let codes = perSlotCodes
-        let values = codes.map { kernelSlotValues($0, slots: slots) }
         var events: [RawEvent] = []
-        for slot in 0..<slots {
-            events.append(RawEvent(time: time, usage: .absMTSlot, value: Int32(slot)))
-            for (index, code) in codes.enumerated() {
-                guard let column = values[index] else { continue }
-                events.append(RawEvent(time: time, type: EventUsage.evAbs, code: code, value: column[slot]))
-            }
-        }
+        appendSlots(slots, trackingIDs: nil, at: time, into: &events)
         events.append(RawEvent(time: time, usage: .absMTSlot, value: kernelAxisValue(EventUsage.absMTSlot.code) ?? 0))
         events.append(RawEvent(time: time, usage: .synReport, value: 0))
         return events

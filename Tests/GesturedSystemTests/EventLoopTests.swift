@@ -95,10 +95,7 @@ struct EventLoopTests {
         let old = Self.makePipe()
         let new = Self.makePipe()
         defer {
-            close(old.read)
-            close(old.write)
-            close(new.read)
-            close(new.write)
+            for fd in [old.read, old.write, new.read, new.write] { close(fd) }
         }
         let reads = Mutex<(old: Int, new: Int)>((0, 0))
         let box = Mutex<FileWatchBox?>(nil)
