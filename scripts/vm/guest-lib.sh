@@ -184,14 +184,16 @@ vm_daemon_start() {
 		vm_wait_until 10 "systemd-socket-activate to listen" test -S "$VM_SOCKET"
 		return
 	fi
-	NOTIFY_SOCKET=$_notify "$(vm_tool gestured)" --socket "$VM_SOCKET" "$@" 2> "$VM_SCRATCH/daemon.log" &
+	# GESTURED_WRAPPER: a command line the daemon runs under (a profiler's),
+	# which must keep its process id
+	NOTIFY_SOCKET=$_notify ${GESTURED_WRAPPER:-} "$(vm_tool gestured)" --socket "$VM_SOCKET" "$@" 2> "$VM_SCRATCH/daemon.log" &
 	VM_DAEMON_PID=$!
 	vm_daemon_ready
 }
 
 # vm_daemon_ready: waits for the daemon's READY=1.
 vm_daemon_ready() {
-	vm_wait_until 30 "READY=1 from gestured" vm_file_has "$VM_NOTES" '^READY=1' ||
+	vm_wait_until "${GESTURED_READY_TIMEOUT:-30}" "READY=1 from gestured" vm_file_has "$VM_NOTES" '^READY=1' ||
 		{ cat "$VM_SCRATCH/daemon.log" >&2; return 1; }
 }
 

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 			*end = '\0';
 			const char *time = strstr(line, "\"time_us\":");
 			if (strstr(line, "\"type\":\"gesture\"") && time)
-				add_sample(&samples, received - strtoll(time + 10, NULL, 10));
+				add_sample(&samples, strtoll(time + 10, NULL, 10), received);
 			if (strstr(line, "\"type\":\"device_removed\""))
 				removed = 1;
 			line = end + 1;

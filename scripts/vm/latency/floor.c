@@ -6,7 +6,7 @@
 
 static int note(int64_t stamp, int64_t received, void *samples)
 {
-	add_sample(samples, received - stamp);
+	add_sample(samples, stamp, received);
 	return 0;
 }
 

@@ -12,9 +12,14 @@
 # one CPU to itself (a fresh node, the others not running, the daemon only
 # started for its turn), so no reader waits behind another. Phase
 # "together": all four read one node at once, as a desktop would run them.
-# Each prints "<phase> <reader> samples N p50 P p99 Q" (µs); alone, also the
-# median CPU time the reader's processes used per frame played (the daemon
-# and its client for gestured).
+# In each turn of the alone phase the reader, freshly started, first reads
+# one unmeasured cycle (a fresh process pages its code in over the guest's
+# 9p root, fills its caches and, for the daemon, builds its recognizers'
+# state on first use), then the measured one, as a reader that has been
+# running would see it; the first cycle's figures are printed as "cold".
+# Each prints "<phase> <reader> samples N p50 P p99 Q" (µs; phase alone,
+# cold or together); alone and cold, also the median CPU time the reader's
+# processes used per frame played (the daemon and its client for gestured).
 # Usage: guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
@@ -44,23 +49,34 @@ frames=$(grep -c '^E: [0-9.]* 0000 0000 0000' "$cycle")
 # printf: mawk prints numbers over 2^31 in exponent form).
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { printf "%d\n", t }'; }
 
-# play_measured LABEL PID...: plays the cycle and notes the CPU time the
-# processes used for it, per frame.
-play_measured() {
-	_label=$1
+# play_cycle CPUFILE PID...: plays the cycle and appends to CPUFILE the CPU
+# time the processes used for it, per frame.
+play_cycle() {
+	_cpufile=$1
 	shift
 	_before=0
 	for _p in "$@"; do _before=$((_before + $(cpu_ns "$_p"))); done
 	vm_play "$VM_NODE" "$cycle" || return 1
 	_after=0
 	for _p in "$@"; do _after=$((_after + $(cpu_ns "$_p"))); done
-	echo "$(( (_after - _before) / frames / 1000 ))" >> "$raw/$_label.cpu"
+	echo "$(( (_after - _before) / frames / 1000 ))" >> "$_cpufile"
+}
+
+# play_measured LABEL PID...: one turn's two cycles: the unmeasured one
+# (its CPU noted as cold), the moment between them (monotonic µs: samples
+# of older frames are the first cycle's), then the measured one.
+play_measured() {
+	_label=$1
+	shift
+	play_cycle "$raw/$_label.cold.cpu" "$@" || return 1
+	"$bin/latency-now" >> "$raw/$_label.bounds"
+	play_cycle "$raw/$_label.cpu" "$@"
 }
 
 # alone_reader LABEL PROGRAM: one turn of a bare reader on a fresh node.
 alone_reader() {
 	vm_create_device "$desc" || return 1
-	"$bin/$2" "$VM_NODE" "$raw/$1" > "$VM_SCRATCH/$1.out" 2>&1 &
+	"$bin/$2" "$VM_NODE" "$raw/$1.$i" > "$VM_SCRATCH/$1.out" 2>&1 &
 	_pid=$!
 	vm_wait_until 30 "$1 to open $VM_NODE" vm_has_open "$_pid" "$VM_NODE" || return 1
 	# the relay's receiving child works too
@@ -80,7 +96,7 @@ alone_gestured() {
 	_started=$?
 	GESTURED_BIN=$_saved
 	[ "$_started" = 0 ] || return 1
-	"$bin/latency-client" "$VM_SOCKET" "$raw/$_label" > "$VM_SCRATCH/$_label.out" 2>&1 &
+	"$bin/latency-client" "$VM_SOCKET" "$raw/$_label.$i" > "$VM_SCRATCH/$_label.out" 2>&1 &
 	_client=$!
 	vm_create_device "$desc" || return 1
 	vm_wait_until 30 "the daemon to open $VM_NODE" vm_has_open "$VM_DAEMON_PID" "$VM_NODE" || return 1
@@ -104,15 +120,34 @@ while [ "$i" -lt "$rounds" ]; do
 done
 labels="floor relay libinput gestured"
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
-for label in $labels; do
-	sort -n "$raw/$label" | awk -v label="$label" '
+# summarise PHASE LABEL: p50/p99 of the latencies read on stdin, one a line.
+summarise() {
+	sort -n | awk -v phase="$1" -v label="$2" '
 		{ v[NR] = $1 }
 		END {
-			if (NR == 0) { print "alone " label " samples 0"; exit }
+			if (NR == 0) { print phase " " label " samples 0"; exit }
 			p50 = int((NR * 50 + 99) / 100); p99 = int((NR * 99 + 99) / 100)
-			print "alone " label " samples " NR " p50 " v[p50 ? p50 : 1] " p99 " v[p99 ? p99 : 1]
+			print phase " " label " samples " NR " p50 " v[p50 ? p50 : 1] " p99 " v[p99 ? p99 : 1]
 		}'
-	sort -n "$raw/$label.cpu" | awk -v label="$label" '{ v[NR] = $1 } END { print "alone " label " cpu-us-per-frame " v[int((NR + 1) / 2)] }'
+}
+for label in $labels; do
+	# each round's samples ("FRAME LATENCY"), split at that round's moment
+	# between its cycles
+	: > "$raw/$label.warm"
+	: > "$raw/$label.cold"
+	r=0
+	while [ "$r" -lt "$rounds" ]; do
+		bound=$(sed -n "$((r + 1))p" "$raw/$label.bounds")
+		[ -f "$raw/$label.$r" ] && awk -v bound="$bound" -v warm="$raw/$label.warm" -v cold="$raw/$label.cold" '
+			{ print $2 >> ($1 >= bound ? warm : cold) }' "$raw/$label.$r"
+		r=$((r + 1))
+	done
+	for phase in alone cold; do
+		file=$raw/$label.warm cpu=$raw/$label.cpu
+		[ "$phase" = cold ] && file=$raw/$label.cold cpu=$raw/$label.cold.cpu
+		summarise "$phase" "$label" < "$file"
+		sort -n "$cpu" | awk -v phase="$phase" -v label="$label" '{ v[NR] = $1 } END { print phase " " label " cpu-us-per-frame " v[int((NR + 1) / 2)] }'
+	done
 done
 
 # together: the four readers on one node, the same gestures ROUNDS times.

@@ -1,5 +1,7 @@
 /* Shared by the kernel tier's latency readers (scripts/vm/latency/): a
- * growing list of latencies in microseconds, summarised as p50/p99. */
+ * growing list of latencies in microseconds, each with the kernel timestamp
+ * of the frame it belongs to (so the guest script can tell a reader's first,
+ * unwarmed cycle from the measured one), summarised as p50/p99. */
 #ifndef GESTURED_LATENCY_H
 #define GESTURED_LATENCY_H
 
@@ -9,7 +11,8 @@
 #include <time.h>
 
 struct samples {
-	int64_t *values;
+	int64_t *values; /* latencies, µs */
+	int64_t *frames; /* the kernel timestamp of each one's frame, µs */
 	size_t count, capacity;
 };
 
@@ -20,17 +23,21 @@ static inline int64_t now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static inline void add_sample(struct samples *s, int64_t value)
+/* Notes one latency: RECEIVED (µs) minus FRAME, the kernel timestamp of the
+ * frame the event belongs to. */
+static inline void add_sample(struct samples *s, int64_t frame, int64_t received)
 {
 	if (s->count == s->capacity) {
 		s->capacity = s->capacity ? s->capacity * 2 : 1024;
 		s->values = realloc(s->values, s->capacity * sizeof *s->values);
-		if (!s->values) {
+		s->frames = realloc(s->frames, s->capacity * sizeof *s->frames);
+		if (!s->values || !s->frames) {
 			perror("realloc");
 			exit(1);
 		}
 	}
-	s->values[s->count++] = value;
+	s->frames[s->count] = frame;
+	s->values[s->count++] = received - frame;
 }
 
 static int compare_samples(const void *a, const void *b)
@@ -39,8 +46,10 @@ static int compare_samples(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Appends every sample, one per line, to PATH (none: nothing), so several
- * runs can be summarised together. */
+/* Appends every sample to PATH (none: nothing), one "FRAME LATENCY" line
+ * each (µs), so several runs can be summarised together and a cycle's
+ * samples told from another's by their frames' time. Call it before
+ * print_summary, which sorts the latencies alone. */
 static inline void save_samples(const char *path, const struct samples *s)
 {
 	if (!path)
@@ -51,7 +60,7 @@ static inline void save_samples(const char *path, const struct samples *s)
 		exit(1);
 	}
 	for (size_t i = 0; i < s->count; i++)
-		fprintf(f, "%lld\n", (long long)s->values[i]);
+		fprintf(f, "%lld %lld\n", (long long)s->frames[i], (long long)s->values[i]);
 	fclose(f);
 }
 

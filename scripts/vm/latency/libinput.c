@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 			enum libinput_event_type type = libinput_event_get_type(ev);
 			if (type >= LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN && type <= LIBINPUT_EVENT_GESTURE_HOLD_END) {
 				struct libinput_event_gesture *g = libinput_event_get_gesture_event(ev);
-				add_sample(&samples, received - (int64_t)libinput_event_gesture_get_time_usec(g));
+				add_sample(&samples, (int64_t)libinput_event_gesture_get_time_usec(g), received);
 			}
 			if (type == LIBINPUT_EVENT_DEVICE_REMOVED)
 				removed = 1;

@@ -18,7 +18,7 @@ static int receive(int sock, const char *raw)
 	while ((n = read(sock, stamps, sizeof stamps)) > 0) {
 		int64_t received = now_us();
 		for (size_t i = 0; i < (size_t)n / sizeof stamps[0]; i++)
-			add_sample(&samples, received - stamps[i]);
+			add_sample(&samples, stamps[i], received);
 	}
 	save_samples(raw, &samples);
 	print_summary("relay", &samples);

@@ -7,6 +7,7 @@
 # (/proc/PID/task/*/status: voluntary switches are the times a thread
 # slept and was woken), once under `strace -f -c` (system calls by name).
 # Prints per frame played: "switches <thread> voluntary V involuntary I",
+# "faults minor N major M" (the daemon's page faults),
 # "syscall <name> N", "frames F", "messages M" (gesture lines the client got).
 # Usage: syscalls-guest.sh BINDIR
 set -u
@@ -34,10 +35,16 @@ switches() {
 			"$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$_t/status")"
 	done
 }
+# faults: the daemon's minor and major page faults so far (/proc/PID/stat
+# fields 10 and 12)
+faults() { awk '{ print $10, $12 }' /proc/"$VM_DAEMON_PID"/stat; }
 switches > "$VM_SCRATCH/before"
+faults_before=$(faults)
 vm_play "$VM_NODE" "$cycle" || exit 1
+faults_after=$(faults)
 switches > "$VM_SCRATCH/after"
 echo "frames $frames"
+echo "$faults_before $faults_after" | awk -v frames="$frames" '{ printf "faults minor %.2f major %.2f\n", ($3 - $1) / frames, ($4 - $2) / frames }'
 awk -v frames="$frames" 'NR == FNR { v[$1] = $3; n[$1] = $4; next }
 	{ printf "switches %s(%s) voluntary %.2f involuntary %.2f\n", $2, $1, ($3 - v[$1]) / frames, ($4 - n[$1]) / frames }' \
 	"$VM_SCRATCH/before" "$VM_SCRATCH/after"
