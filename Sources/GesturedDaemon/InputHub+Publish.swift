@@ -7,13 +7,12 @@ extension InputHub {
     /// (DESIGN.md, "One wire model"): the lock policy and the grab's `touches_consumed` are
     /// decided per event before it is written, so nothing is rewritten after.
     /// - Parameters:
+    ///   - wire: the device as every line names it, made once when its session opened.
     ///   - consuming: the gestures whose touches the grab's clone withholds (nil: no clone).
-    func publishOutputs(
-        _ outputs: [EngineOutput], node: String, device: DeviceDescription, seat: String, consuming: Set<String>?
-    ) {
+    func publishOutputs(_ outputs: [EngineOutput], wire: WireDevice, seat: String, consuming: Set<String>?) {
         guard !outputs.isEmpty else { return }
         let batch = takeBatch()
-        let wire = WireDevice(node: node, device: device)
+        let node = wire.node
         let touches = publisher.wantsTouches
         var locked: Bool?
         var gestures = 0

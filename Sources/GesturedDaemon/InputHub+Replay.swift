@@ -18,6 +18,8 @@ final class ReplaySession {
     /// Replays play on the default seat.
     let seat = SeatSessions.defaultSeat
     var pipeline: GesturePipeline
+    /// The device as its lines name it (its node's kernel name found once, not per frame).
+    let wire: WireDevice
     let events: [RawEvent]
     var index = 0
     let pacing: ReplayPacing
@@ -33,6 +35,7 @@ final class ReplaySession {
     init(node: String, pipeline: GesturePipeline, events: [RawEvent], pacing: ReplayPacing, completion: @escaping @Sendable () -> Void) {
         self.node = node
         self.pipeline = pipeline
+        self.wire = WireDevice(node: node, device: pipeline.device)
         self.events = events
         self.pacing = pacing
         self.completion = completion
@@ -101,7 +104,7 @@ extension InputHub {
 
     private func publishReplay(_ outputs: [EngineOutput], _ session: ReplaySession) {
         logReplayDecisions(session)
-        publishOutputs(outputs, node: session.node, device: session.pipeline.device, seat: session.seat, consuming: nil)
+        publishOutputs(outputs, wire: session.wire, seat: session.seat, consuming: nil)
     }
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the

@@ -368,7 +368,7 @@ public actor InputHub {
     // MARK: Helpers
 
     func publish(_ outputs: [EngineOutput], from session: DeviceSession) {
-        publishOutputs(outputs, node: session.node, device: session.pipeline.device, seat: session.seat, consuming: session.relay?.consumingGestures)
+        publishOutputs(outputs, wire: session.wire, seat: session.seat, consuming: session.relay?.consumingGestures)
     }
 
     func logDiagnostics(_ session: DeviceSession) {
@@ -421,6 +421,8 @@ final class DeviceSession {
     /// The logind seat (udev `ID_SEAT`, else "seat0").
     let seat: String
     var pipeline: GesturePipeline
+    /// The device as its lines name it (its node's kernel name found once, not per frame).
+    let wire: WireDevice
     var watch: FileWatch?
     /// Reused for every read, so a frame costs no output array.
     var outputs: [EngineOutput] = []
@@ -442,5 +444,6 @@ final class DeviceSession {
         self.udevProperties = udevProperties
         self.seat = SeatSessions.seat(udevProperties: udevProperties)
         self.pipeline = pipeline
+        self.wire = WireDevice(node: node, device: pipeline.device)
     }
 }
