@@ -13,12 +13,29 @@ public struct WireDevice {
     public var name: String
     /// The device reports no resolution: its millimetres are estimated.
     public var approximateUnits: Bool
+    /// ``node`` and ``name`` as JSON string literals (quoted, escaped where needed), and
+    /// `gesture_id`'s start (`"` + the escaped ``kernelName`` + `:`), spelled once when the
+    /// device's session opens: a line copies them instead of checking and quoting them.
+    let nodeLiteral: [UInt8]
+    let nameLiteral: [UInt8]
+    let gestureIDPrefix: [UInt8]
 
     public init(node: String, device: DeviceDescription) {
         self.node = node
         self.kernelName = SubscribeRequest.kernelName(of: node)
         self.name = device.name
         self.approximateUnits = !device.hasResolution
+        var literal: [UInt8] = []
+        WireWriter.string(node, &literal)
+        nodeLiteral = literal
+        literal = []
+        WireWriter.string(device.name, &literal)
+        nameLiteral = literal
+        literal = []
+        WireWriter.string(kernelName, &literal)
+        literal.removeLast()  // the closing quote: the sequence goes inside
+        literal.append(UInt8(ascii: ":"))
+        gestureIDPrefix = literal
     }
 }
 
@@ -72,11 +89,11 @@ extension WireMapping {
             return writeGestureThroughArray(e, device: device, locked: locked, consumed: consumed, state: state, into: &bytes)
         }
         let kind = e.kind.name
-        // name, kind, state, device, device_name, gesture_id's kernel name; direction, edge
-        // and "gesture" are under 16 bytes together.
+        // name, kind, state, the device's three literals; direction, edge and "gesture" are
+        // under 16 bytes together.
         let strings =
-            e.name.utf8.count + kind.utf8.count + state.rawValue.utf8.count + device.node.utf8.count + device.name.utf8.count
-            + device.kernelName.utf8.count + 16
+            e.name.utf8.count + kind.utf8.count + state.rawValue.utf8.count + device.nodeLiteral.count + device.nameLiteral.count
+            + device.gestureIDPrefix.count + 16
         var written: Bool?
         bytes.append(addingCapacity: WireCursor.bound(strings: strings)) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
@@ -105,10 +122,15 @@ extension WireMapping {
                 first = false
                 c.bytes(UnsafeBufferPointer(rebasing: keys[(entry.offset + skip)..<(entry.offset + entry.count)]))
             }
-            func put(_ entry: WireKeyTable.Entry, _ value: Double?) -> Bool {
-                guard let value else { return true }
+            /// The value rounded to `places` as ``WireMapping/rounded(_:places:)`` rounds it.
+            func put(_ entry: WireKeyTable.Entry, _ value: Double?, _ places: Int = 2) {
+                guard let value else { return }
                 key(entry)
-                return c.number(value)
+                c.fixed(value, places: places)
+            }
+            func literal(_ entry: WireKeyTable.Entry, _ bytes: [UInt8]) {
+                key(entry)
+                bytes.withUnsafeBufferPointer { c.bytes($0) }
             }
             func string(_ entry: WireKeyTable.Entry, _ value: String?) -> Bool {
                 guard let value else { return true }
@@ -126,26 +148,23 @@ extension WireMapping {
                     case .name: guard string(entry, e.name) else { return nil }
                     case .kind: guard string(entry, kind) else { return nil }
                     case .state: guard string(entry, state.rawValue) else { return nil }
-                    case .device: guard string(entry, device.node) else { return nil }
-                    case .deviceName: guard string(entry, device.name) else { return nil }
+                    case .device: literal(entry, device.nodeLiteral)
+                    case .deviceName: literal(entry, device.nameLiteral)
                     case .timeUS:
                         key(entry)
                         c.integer(e.timestamp.microseconds)
                     case .gestureID:
                         // "<kernel name>:<sequence>", written in place.
-                        key(entry)
-                        guard c.string(device.kernelName) else { return nil }
-                        c.removeLast()  // the closing quote: the sequence goes inside
-                        c.byte(UInt8(ascii: ":"))
+                        literal(entry, device.gestureIDPrefix)
                         c.unsigned(e.sequence)
                         c.byte(UInt8(ascii: "\""))
                     case .fingers:
                         key(entry)
                         c.integer(Int64(e.reported.fingers))
-                    case .xMM: guard put(entry, rounded(e.reported.location.x)) else { return false }
-                    case .yMM: guard put(entry, rounded(e.reported.location.y)) else { return false }
-                    case .xFraction: guard put(entry, rounded(e.locationFraction.x, places: 4)) else { return false }
-                    case .yFraction: guard put(entry, rounded(e.locationFraction.y, places: 4)) else { return false }
+                    case .xMM: put(entry, e.reported.location.x)
+                    case .yMM: put(entry, e.reported.location.y)
+                    case .xFraction: put(entry, e.locationFraction.x, 4)
+                    case .yFraction: put(entry, e.locationFraction.y, 4)
                     case .taps:
                         if let taps = e.reported.taps {
                             key(entry)
@@ -153,14 +172,14 @@ extension WireMapping {
                         }
                     case .direction: guard string(entry, e.reported.direction?.rawValue) else { return nil }
                     case .edge: guard string(entry, e.reported.edge?.rawValue) else { return nil }
-                    case .dxMM: guard put(entry, e.reported.translation.map { rounded($0.x) }) else { return false }
-                    case .dyMM: guard put(entry, e.reported.translation.map { rounded($0.y) }) else { return false }
-                    case .vxMMPerS: guard put(entry, e.reported.velocity.map { rounded($0.x) }) else { return false }
-                    case .vyMMPerS: guard put(entry, e.reported.velocity.map { rounded($0.y) }) else { return false }
-                    case .scale: guard put(entry, e.reported.scale.map { rounded($0, places: 4) }) else { return false }
-                    case .scaleVelocity: guard put(entry, scaleVelocity.map { rounded($0) }) else { return false }
-                    case .rotation: guard put(entry, e.reported.rotation.map { rounded($0, places: 4) }) else { return false }
-                    case .rotationVelocity: guard put(entry, rotationVelocity.map { rounded($0) }) else { return false }
+                    case .dxMM: put(entry, e.reported.translation?.x)
+                    case .dyMM: put(entry, e.reported.translation?.y)
+                    case .vxMMPerS: put(entry, e.reported.velocity?.x)
+                    case .vyMMPerS: put(entry, e.reported.velocity?.y)
+                    case .scale: put(entry, e.reported.scale, 4)
+                    case .scaleVelocity: put(entry, scaleVelocity)
+                    case .rotation: put(entry, e.reported.rotation, 4)
+                    case .rotationVelocity: put(entry, rotationVelocity)
                     case .approximateUnits:
                         if device.approximateUnits {
                             key(entry)
@@ -177,17 +196,17 @@ extension WireMapping {
                             key(entry)
                             c.bool(true)
                         }
-                    case .dxDeltaMM: guard put(entry, delta(e.reported.translation?.x, e.translationDelta?.x, places: 2)) else { return false }
-                    case .dyDeltaMM: guard put(entry, delta(e.reported.translation?.y, e.translationDelta?.y, places: 2)) else { return false }
-                    case .dxFraction: guard put(entry, e.translationFraction.map { rounded($0.x, places: 4) }) else { return false }
-                    case .dyFraction: guard put(entry, e.translationFraction.map { rounded($0.y, places: 4) }) else { return false }
-                    case .scaleDelta: guard put(entry, delta(e.reported.scale, e.scaleDelta, places: 4)) else { return false }
-                    case .rotationDelta: guard put(entry, delta(e.reported.rotation, e.rotationDelta, places: 4)) else { return false }
-                    case .restXMM: guard put(entry, e.fling.map { rounded($0.restLocation.x) }) else { return false }
-                    case .restYMM: guard put(entry, e.fling.map { rounded($0.restLocation.y) }) else { return false }
-                    case .restDxFraction: guard put(entry, e.fling.map { rounded($0.restTranslationFraction.x, places: 4) }) else { return false }
-                    case .restDyFraction: guard put(entry, e.fling.map { rounded($0.restTranslationFraction.y, places: 4) }) else { return false }
-                    case .flingS: guard put(entry, e.fling.map { rounded($0.duration, places: 3) }) else { return false }
+                    case .dxDeltaMM: put(entry, change(e.reported.translation?.x, e.translationDelta?.x, places: 2), 2)
+                    case .dyDeltaMM: put(entry, change(e.reported.translation?.y, e.translationDelta?.y, places: 2), 2)
+                    case .dxFraction: put(entry, e.translationFraction?.x, 4)
+                    case .dyFraction: put(entry, e.translationFraction?.y, 4)
+                    case .scaleDelta: put(entry, change(e.reported.scale, e.scaleDelta, places: 4), 4)
+                    case .rotationDelta: put(entry, change(e.reported.rotation, e.rotationDelta, places: 4), 4)
+                    case .restXMM: put(entry, e.fling?.restLocation.x)
+                    case .restYMM: put(entry, e.fling?.restLocation.y)
+                    case .restDxFraction: put(entry, e.fling?.restTranslationFraction.x, 4)
+                    case .restDyFraction: put(entry, e.fling?.restTranslationFraction.y, 4)
+                    case .flingS: put(entry, e.fling?.duration, 3)
                     }
                 }
             }
@@ -308,6 +327,13 @@ extension WireMapping {
         }
         w.endLine(&bytes)
         return true
+    }
+
+    /// A delta before its last rounding (``delta(_:_:places:)`` rounds this once more): the
+    /// difference of the value and the previous one, each rounded to `places`.
+    private static func change(_ value: Double?, _ change: Double?, places: Int) -> Double? {
+        guard let value, let change else { return nil }
+        return rounded(value, places: places) - rounded(value - change, places: places)
     }
 
     /// A delta as ``addMotion(of:to:)`` sends it: present when both the value and its change are.

@@ -400,6 +400,52 @@ public struct WireCursor {
         }
     }
 
+    /// `value` rounded to `places` decimals (0…4) as the daemon rounds its values (`(value ·
+    /// 10^places).rounded() / 10^places`, 0 when not finite), written as ``number(_:)``
+    /// writes that rounded value, in one pass: the rounded integer `n` is spelled with its
+    /// decimal point put in and its trailing zeros dropped, which is the shortest description
+    /// of `n / 10^places` while that is under 1e11 (``WireWriter/shortDecimalDigits(_:)``
+    /// says why). Larger values take ``number(_:)``. The separate rounding, the second
+    /// rounding at 4 places and the check by division that ``number(_:)`` needs to find the
+    /// digits of an arbitrary double are not needed here (WireWriterTests compare both).
+    public mutating func fixed(_ value: Double, places: Int) {
+        precondition((0...4).contains(places))
+        guard value.isFinite else {
+            byte(UInt8(ascii: "0"))
+            return
+        }
+        var scale = 1.0
+        var divisor: UInt64 = 1
+        for _ in 0..<places {
+            scale *= 10
+            divisor *= 10
+        }
+        let scaled = (value * scale).rounded()
+        guard scaled != 0, scaled.magnitude < 1e11 * scale else {
+            _ = number(scaled / scale)
+            return
+        }
+        if scaled < 0 { byte(UInt8(ascii: "-")) }
+        let n = UInt64(scaled.magnitude)
+        unsigned(n / divisor)
+        var fraction = n % divisor
+        guard fraction != 0 else { return }
+        var digits = places
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        byte(UInt8(ascii: "."))
+        // `digits` digits, leading zeros kept, written from the last one back.
+        var p = position + digits
+        repeat {
+            p -= 1
+            p.initialize(to: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction % 10))
+            fraction /= 10
+        } while p > position
+        position += digits
+    }
+
     /// A finite number as ``WireWriter/number(_:_:)`` spells it; false (nothing written)
     /// when not finite.
     public mutating func number(_ value: Double) -> Bool {

@@ -53,12 +53,14 @@ struct WireEncoderTests {
     @Test("every kind of gesture encodes to the old chain's bytes and decodes back to its message", arguments: 0..<8)
     func gestureLines(seed: UInt64) throws {
         var g = Generator(state: seed)
-        let nodes = ["/dev/input/event5", "replay:demo.evemu", "/dev/input/event12/"]
+        // The last two need escapes: the device's literals are spelled once, escaped as the
+        // generic encoder escapes them.
+        let nodes = ["/dev/input/event5", "replay:demo.evemu", "/dev/input/event12/", "replay:a \"b\".evemu", "replay:c\\d\tx"]
         let devices = [GestureSynthesizer.demoTouchscreen, GestureSynthesizer.demoClickpad]
         for kind in Self.kinds {
             for _ in 0..<60 {
                 let e = Self.event(&g, kind: kind)
-                let node = nodes[Int(g.next() % 3)]
+                let node = nodes[Int(g.next() % UInt64(nodes.count))]
                 let device = devices[Int(g.next() % 2)]
                 let locked = g.next() % 2 == 0
                 let consumed = g.next() % 4 == 0
@@ -141,7 +143,10 @@ struct WireEncoderTests {
     @Test("the gesture id is the node's last component and the attempt's sequence")
     func gestureID() throws {
         var g = Generator(state: 5)
-        for (node, prefix) in [("/dev/input/event5", "event5"), ("/dev/input/event5/", "event5"), ("replay:demo.evemu", "replay:demo.evemu"), ("/", "/")] {
+        for (node, prefix) in [
+            ("/dev/input/event5", "event5"), ("/dev/input/event5/", "event5"), ("replay:demo.evemu", "replay:demo.evemu"), ("/", "/"),
+            ("replay:\"q\"\\", "replay:\"q\"\\"),
+        ] {
             var e = Self.event(&g, kind: .tap)
             e.sequence = 12
             let batch = EncodedBatch()
@@ -152,6 +157,30 @@ struct WireEncoderTests {
             }
             #expect(m.gestureID == "\(prefix):12")
             #expect(m.gestureID == GestureEventMessage.gestureID(device: node, sequence: 12))
+        }
+    }
+
+    @Test("a value rounded and spelled in one pass is the rounded value as number() spells it", arguments: 0..<4)
+    func fixedPoint(seed: UInt64) {
+        var g = Generator(state: seed &+ 1234)
+        var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, -0.005, 0.00005, 1e11, -1e11, 99_999_999_999.994, 1e300, -1e-300, .infinity, -.infinity, .nan]
+        for _ in 0..<20_000 {
+            let magnitude = [1e-4, 1.0, 1e3, 1e6, 1e10, 1e12][Int(g.next() % 6)]
+            values.append(Double(Int64(bitPattern: g.next()) % 1_000_000_000) / 1e9 * magnitude)
+            values.append(g.double())
+        }
+        for value in values {
+            for places in 0...4 {
+                var fast = [UInt8](repeating: 0, count: 64)
+                let count = fast.withUnsafeMutableBufferPointer { buffer in
+                    var c = WireCursor(buffer.baseAddress!)
+                    c.fixed(value, places: places)
+                    return c.count
+                }
+                var reference: [UInt8] = []
+                #expect(WireWriter.number(WireMapping.rounded(value, places: places), &reference))
+                #expect(Array(fast[..<count]) == reference, "\(value) at \(places) places")
+            }
         }
     }
 }

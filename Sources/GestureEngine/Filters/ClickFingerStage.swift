@@ -5,12 +5,25 @@
 /// ``NoTapReason/click``: a click must not also be a tap.
 struct ClickFingerStage: TouchFilterStage {
     let settings: TouchFilterSettings
+    /// Some contact, in the table or in a held-back lift, may still carry a press anchor.
+    /// While it is false and the button is up, a frame has nothing to note: a contact's
+    /// position (``FilterContact/current``) is read only while the button is down, and is
+    /// noted again in the frame that presses it.
+    private var mayHoldAnchors = false
 
-    mutating func reset() {}
+    init(settings: TouchFilterSettings) {
+        self.settings = settings
+    }
+
+    mutating func reset() {
+        mayHoldAnchors = false
+    }
 
     /// Notes each contact's position and where it was when the button went down; appends
     /// the cancels of clicking fingers to `out`.
-    func step(_ frame: Frame, table: inout ContactTable, into out: inout [Touch]) {
+    /// - Parameter liftsHeld: some lift is held back (its contact may return with its anchor).
+    mutating func step(_ frame: Frame, table: inout ContactTable, liftsHeld: Bool, into out: inout [Touch]) {
+        if !frame.isButtonPressed && !mayHoldAnchors { return }
         for touch in frame.touches {
             let id = table.resolved(touch.id)
             guard var contact = table[id] else { continue }
@@ -23,6 +36,9 @@ struct ClickFingerStage: TouchFilterStage {
             }
             table[id] = contact
         }
+        // Once the button is up, the frame's contacts have dropped their anchors; one can be
+        // left only on a contact held back as a lift (it returns with its record).
+        mayHoldAnchors = frame.isButtonPressed || liftsHeld || table.contacts.values.contains { $0.pressAnchor != nil }
         guard frame.isButtonPressed, settings.clickingFingerDistance > 0, settings.enables(.clickingFinger) else { return }
         let dragging = table.contacts.values.contains { contact in
             guard contact.role == .finger, let anchor = contact.pressAnchor else { return false }

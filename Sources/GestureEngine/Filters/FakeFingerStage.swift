@@ -41,6 +41,9 @@ struct FakeFingerStage: TouchFilterStage {
         {
             wanted = count - max(table.contacts.count, facts.slotCount)
         }
+        // Nothing to add, move or end (every frame of a device whose slots cover its fingers):
+        // the search for the topmost finger below would find nothing to use it for.
+        if wanted == 0 && fakes.isEmpty { return }
         // The topmost finger; of two at the same height the older (lower id): the table is a
         // dictionary, whose order changes from run to run, and a fake must not jump between
         // two fingers by chance.

@@ -43,7 +43,11 @@ extension TouchFilter {
     }
 
     private mutating func moved(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) {
-        guard var contact = table[touch.id] else { return }
+        // Found once by index and written back through it: no second hash lookup, and no
+        // optional copy of the record in and out of the dictionary (nothing below changes
+        // the table's keys, so the index stays valid).
+        guard let index = table.contacts.index(forKey: touch.id) else { return }
+        var contact = table.contacts.values[index]
         if let pressure = touch.pressure {
             contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure)
             contact.lastPressure = pressure
@@ -53,7 +57,7 @@ extension TouchFilter {
         }
         let step = PhysicalPoint(x: touch.position.x - touch.previousPosition.x, y: touch.position.y - touch.previousPosition.y)
         contact.travel += (step.x * step.x + step.y * step.y).squareRoot()
-        defer { table[touch.id] = contact }
+        defer { table.contacts.values[index] = contact }
         let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
         contact.reports += 1
         if tapGuard.frameSaysTouching { contact.touched = true }

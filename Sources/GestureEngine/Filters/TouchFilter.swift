@@ -91,7 +91,7 @@ public struct TouchFilter: Sendable {
             step(touch, at: frame.timestamp, into: &out)
         }
         palms.forget(before: frame.timestamp)
-        clicks.step(frame, table: &table, into: &out)
+        clicks.step(frame, table: &table, liftsHeld: !lifts.isEmpty, into: &out)
         fakes.step(frame, table: table, lifts: &lifts, into: &out)
         tapGuard.noteMotion(out, at: frame.timestamp, table: table, fakes: fakes.count)
         if recordsDecisions { note(out, at: frame.timestamp) }

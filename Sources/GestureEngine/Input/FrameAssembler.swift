@@ -628,6 +628,11 @@ public struct FrameAssembler: Sendable {
     }
 
     private func touch(for contact: Contact, slot index: Int, phase: TouchPhase) -> Touch {
+        touch(for: contact, slot: index, phase: phase, position: position(ofSlot: index))
+    }
+
+    /// ``touch(for:slot:phase:)`` with the slot's position in millimetres already computed.
+    private func touch(for contact: Contact, slot index: Int, phase: TouchPhase, position: PhysicalPoint) -> Touch {
         let slot = slots[index]
         return Touch(
             id: contact.id,
@@ -635,7 +640,7 @@ public struct FrameAssembler: Sendable {
             trackingID: contact.trackingID,
             phase: phase,
             devicePosition: DevicePoint(x: slot.x, y: slot.y),
-            position: position(ofSlot: index),
+            position: position,
             previousPosition: contact.lastPosition,
             startPosition: contact.startPosition,
             startTime: contact.startTime,
@@ -679,6 +684,18 @@ public struct FrameAssembler: Sendable {
         touches.append(contentsOf: closedThisFrame)
         closedThisFrame.removeAll(keepingCapacity: true)
         for index in slots.indices {
+            // The steady case (a delivered finger that moves or rests) is updated in place:
+            // no copy of the contact out of its slot and back.
+            if let steady = slots[index].contact, !steady.isNew, steady.suppression == nil,
+                Self.toolType(slots[index].toolType) == .finger
+            {
+                let now = position(ofSlot: index)
+                let phase: TouchPhase = now == steady.lastPosition ? .stationary : .moved
+                touches.append(touch(for: steady, slot: index, phase: phase, position: now))
+                slots[index].contact!.lastPosition = now
+                slots[index].contact!.lastDevicePosition = DevicePoint(x: slots[index].x, y: slots[index].y)
+                continue
+            }
             guard var contact = slots[index].contact else { continue }
             // Not placed yet: it begins in the frame that brings its missing coordinate, or
             // after a few frames at the value the slot has (the kernel's state starts at 0,
