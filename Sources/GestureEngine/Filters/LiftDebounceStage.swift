@@ -38,6 +38,8 @@ struct LiftDebounceStage: TouchFilterStage {
 
     /// When the earliest held-back lift is due.
     var nextDeadline: Timestamp? {
+        // Read after every frame, and most hold no lift.
+        guard !pending.isEmpty else { return nil }
         var earliest: Timestamp?
         for lift in pending.values where earliest.map({ lift.deadline < $0 }) ?? true { earliest = lift.deadline }
         return earliest

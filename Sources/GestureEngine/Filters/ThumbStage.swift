@@ -120,10 +120,13 @@ struct ThumbStage: TouchFilterStage {
     /// finger already down, that one is a thumb resting while the fingers work: it is taken
     /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame.
     /// Before the frame, because a recognizer holding two touches fails when a third begins.
+    /// Whether ``diagonalThumb(before:table:palms:)`` can find a thumb on this device at all.
+    var detectsDiagonalThumbs: Bool {
+        isTouchpad && settings.thumbDiagonalWidth > 0 && bands.height >= Self.detectionMinimumHeight && settings.enables(.diagonalThumb)
+    }
+
     func diagonalThumb(before frame: Frame, table: inout ContactTable, palms: PalmStage) -> Touch? {
-        guard isTouchpad, settings.thumbDiagonalWidth > 0, bands.height >= Self.detectionMinimumHeight,
-            settings.enables(.diagonalThumb)
-        else { return nil }
+        guard detectsDiagonalThumbs else { return nil }
         var landing = 0
         for touch in frame.touches where touch.phase == .began && isLandingFinger(touch, palms: palms) { landing += 1 }
         guard landing > 0, table.fingerCount + landing >= 3 else { return nil }

@@ -162,10 +162,17 @@ public struct TouchFilter: Sendable {
     public mutating func flush(before frame: Frame) -> Frame? {
         guard settings.isEnabled else { return nil }
         let now = frame.timestamp
-        var ids = lifts.due(upTo: now, before: true)
-        if !lifts.isEmpty { lifts.returns(before: frame, into: &ids, palms: &palms) }
-        var result = lifts.deliver(ids, upTo: now, button: lastButton)
-        if let thumb = thumbs.diagonalThumb(before: frame, table: &table, palms: palms) {
+        var result: Frame?
+        if !lifts.isEmpty {
+            var ids = lifts.due(upTo: now, before: true)
+            lifts.returns(before: frame, into: &ids, palms: &palms)
+            result = lifts.deliver(ids, upTo: now, button: lastButton)
+        }
+        // Only a landing can reveal a resting thumb; asked only then, since handing the palm
+        // stage over beside the table copies it.
+        if thumbs.detectsDiagonalThumbs, frame.touches.contains(where: { $0.phase == .began }),
+            let thumb = thumbs.diagonalThumb(before: frame, table: &table, palms: palms)
+        {
             var frame = result ?? Frame(timestamp: now, touches: [], isButtonPressed: lastButton)
             frame.timestamp = now
             frame.touches = (frame.touches + [thumb]).sorted { $0.id < $1.id }
