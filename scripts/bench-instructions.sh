@@ -8,16 +8,24 @@
 # --clients 1 --devices 1`. Counts do not depend on the machine's load, so a regression shows
 # as a number. A benchmark: it prints figures and asserts nothing (docs/benchmarks.md).
 #
-# Usage: scripts/bench-instructions.sh [BENCH]   (default .build/release/gestured-bench;
+# Usage: scripts/bench-instructions.sh [--touchpad] [BENCH]   (default .build/release/gestured-bench;
 #        build it with: swift build -c release --product gestured-bench)
+#        --touchpad replays the touchpad cycle on the demo clickpad (the touch filter's
+#        touchpad stages on the path, as in the guest's latency benchmark) instead of the
+#        touchscreen's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=()
+if [ "${1:-}" = "--touchpad" ]; then
+  mode=(--touchpad)
+  shift
+fi
 bench=${1:-.build/release/gestured-bench}
 command -v valgrind >/dev/null || { echo "bench-instructions: valgrind is missing (scripts/setup-deps.sh)" >&2; exit 1; }
 [ -x "$bench" ] || { echo "bench-instructions: no $bench (swift build -c release --product gestured-bench)" >&2; exit 1; }
 work=$(mktemp -d /tmp/gestured-instructions.XXXXXX)
 [ -n "${KEEP_CALLGRIND:-}" ] || trap 'rm -rf "$work"' EXIT
-valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$bench" daemon --clients 1 --devices 1 --idle-seconds 0 \
+valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$bench" daemon --clients 1 --devices 1 --idle-seconds 0 ${mode[@]+"${mode[@]}"} \
   > "$work/bench.txt" 2> "$work/valgrind.txt" || { cat "$work/bench.txt" "$work/valgrind.txt" >&2; exit 1; }
 frames=$(awk '/^each device: [0-9]+ frames/ { print $3; exit }' "$work/bench.txt")
 [ -n "$frames" ] || { cat "$work/bench.txt" >&2; echo "bench-instructions: no frame count in the benchmark's output" >&2; exit 1; }
@@ -56,7 +64,8 @@ if [ -n "$deferred" ]; then
   [ -n "$publishing" ] && publishing=$((publishing + deferred))
 fi
 per() { [ -n "$1" ] && awk -v n="$1" -v f="$frames" 'BEGIN { printf "%.0f", n / f }' || echo "n/a"; }
-echo "instructions per frame (callgrind, $frames frames of one device, one client; $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+surface=$(sed -n 's/^each device: .*(\(demo [a-z]*\), synthesized)$/\1/p' "$work/bench.txt")
+echo "instructions per frame (callgrind, $frames frames of one device ($surface), one client; $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo "  daemon path (InputHub.stepReplay + deferred fan-out, read to send): $(per "$path")"
 echo "    pipeline (GesturePipeline, inlined):            $(per "$pipeline")"
 echo "      engine (GestureEngine.process(_:into:)):      $(per "$engine")"

@@ -21,6 +21,9 @@ struct DaemonBenchmark {
     var allocationSites = 0
     /// Run the bare send(2) loop after the load (`--bare-send 0` skips it).
     var bareSend = true
+    /// Replay the touchpad cycle (``touchpadRecording(device:)``) instead of the touchscreen's
+    /// (`--touchpad`): the touch filter's touchpad stages run, as on the guest benchmark's T650.
+    var touchpad = false
 
     func run() async {
         await runLoad()
@@ -47,7 +50,39 @@ struct DaemonBenchmark {
             ],
             gap: 0.25
         )
-        let events = s.events(for: script, startingAt: Timestamp(seconds: 100))
+        return loaded(device: device, events: s.events(for: script, startingAt: Timestamp(seconds: 100)), index: index)
+    }
+
+    /// About eight seconds of touchpad gestures at 240 Hz on the demo clickpad: three- and
+    /// four-finger swipes and pinches, as in the guest's latency benchmark
+    /// (`scripts/vm/latency`), and two- and three-finger taps, so the touchpad's filter
+    /// stages (held lifts, tap guard, thumbs, fake fingers) are on the path.
+    static func touchpadRecording(device index: Int) -> LoadedRecording {
+        let device = GestureSynthesizer.demoClickpad
+        var s = GestureSynthesizer(device: device, frameInterval: 1.0 / 240, jitterMillimeters: 0.05, seed: UInt64(index + 1))
+        let script = GestureScript.sequence(
+            [
+                s.swipe(fingers: 3, direction: .left),
+                s.swipe(fingers: 4, direction: .right),
+                s.pinch(scale: 1.6, duration: 1.0),
+                s.tap(fingers: 2),
+                s.pinch(scale: 0.6, duration: 1.0),
+                s.swipe(fingers: 3, direction: .up, distance: 30),
+                s.tap(fingers: 3),
+                s.swipe(fingers: 4, direction: .left),
+                s.pinch(scale: 1.4, duration: 1.0),
+                s.swipe(fingers: 3, direction: .right),
+                s.pinch(scale: 0.7, duration: 1.0),
+                s.tap(fingers: 2),
+                s.swipe(fingers: 4, direction: .down, distance: 30),
+                s.pinch(scale: 1.5, duration: 1.0),
+            ],
+            gap: 0.25
+        )
+        return loaded(device: device, events: s.events(for: script, startingAt: Timestamp(seconds: 100)), index: index)
+    }
+
+    private static func loaded(device: DeviceDescription, events: [RawEvent], index: Int) -> LoadedRecording {
         // Through evemu text, as a recording file would arrive (LoadedRecording has no public
         // memberwise initializer).
         let text = EvemuWriter.recording(device: device, events: events)
@@ -92,12 +127,12 @@ struct DaemonBenchmark {
     }
 
     func runLoad() async {
-        let recordings = (0..<devices).map { Self.recording(device: $0) }
+        let recordings = (0..<devices).map { touchpad ? Self.touchpadRecording(device: $0) : Self.recording(device: $0) }
         let frameCount = recordings[0].events.count { $0.usage == .synReport }
         let firstTime = recordings.map { $0.events.first!.time.microseconds }
         let duration = Double(recordings[0].events.last!.time.microseconds - firstTime[0]) / 1e6
         print("gestured-bench daemon: \(clients) clients, \(devices) devices replaying at 240 Hz in real time")
-        print("each device: \(frameCount) frames over \(fixed(duration, 1)) s (demo touchscreen, synthesized)")
+        print("each device: \(frameCount) frames over \(fixed(duration, 1)) s (\(touchpad ? "demo clickpad" : "demo touchscreen"), synthesized)")
         let baseHWM = Self.status(pid: "self", field: "VmHWM") ?? 0
 
         guard let dir = Files.makeTemporaryDirectory(prefix: "/tmp/gestured-bench-") else {
