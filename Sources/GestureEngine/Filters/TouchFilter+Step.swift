@@ -42,12 +42,66 @@ extension TouchFilter {
         }
     }
 
+    /// What ``movedInPlace(_:_:at:alone:fingers:facts:tapGuard:jitter:palms:landing:into:)``
+    /// left to do.
+    private enum MovedOutcome {
+        /// Delivered, withdrawn or held: nothing more.
+        case done
+        /// Not delivered: a palm now, for this reason (a decision to note).
+        case undelivered(PalmReason?)
+        /// A candidate: its stage decides, with the table beside it.
+        case candidate
+    }
+
     private mutating func moved(_ touch: Touch, at now: Timestamp, into out: inout [Touch]) {
-        // Found once by index and written back through it: no second hash lookup, and no
-        // optional copy of the record in and out of the dictionary (nothing below changes
-        // the table's keys, so the index stays valid).
+        // The record is changed where the table keeps it (no copy out and back of a few
+        // hundred bytes per touch and frame): the step below reads only the stages, which
+        // are other stored properties than the table. The table's own questions are asked
+        // first, before the record changes, as they always were.
         guard let index = table.contacts.index(forKey: touch.id) else { return }
-        var contact = table.contacts.values[index]
+        let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
+        let fingers = table.contacts.values[index].role == .finger ? table.fingerCount + fakes.count : 0
+        let outcome = Self.movedInPlace(
+            touch, &table.contacts.values[index], at: now, alone: alone, fingers: fingers, facts: facts, tapGuard: tapGuard,
+            jitter: jitter, palms: palms, landing: landing, into: &out)
+        switch outcome {
+        case .done:
+            return
+        case .undelivered(let reason):
+            noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: reason)
+        case .candidate:
+            // Rare (the first frames of a contact held back in a band): the stages read the
+            // table, so the record is copied out and written back.
+            var contact = table.contacts.values[index]
+            defer { table.contacts.values[index] = contact }
+            let released: Touch?
+            switch contact.role {
+            case .edgeCandidate:
+                released = edges.moved(touch, &contact, at: now, table: table, palms: palms, jitter: jitter)
+            case .pressureCandidate:
+                released = landing.moved(touch, &contact, at: now, palms: palms, jitter: jitter)
+            case .thumbCandidate:
+                released = thumbs.moved(touch, &contact, at: now, table: table, palms: palms, jitter: jitter)
+            case .finger, .palm, .clicking, .thumb:
+                released = nil
+            }
+            if let released {
+                out.append(released)
+            } else if contact.role == .palm {
+                noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: contact.palmReason)
+            }
+        }
+    }
+
+    /// The step of a contact that moved or rested, on its record in place: what every role
+    /// notes (pressure, size, travel, jumps, wobble), then a finger's delivery.
+    /// - Parameters:
+    ///   - alone: no other finger (nor a fake one) is down.
+    ///   - fingers: the fingers down, fakes included (read for a finger only).
+    private static func movedInPlace(
+        _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, alone: Bool, fingers: Int, facts: FilterDeviceFacts,
+        tapGuard: TapGuardStage, jitter: JitterStage, palms: PalmStage, landing: LandingHoldStage, into out: inout [Touch]
+    ) -> MovedOutcome {
         if let pressure = touch.pressure {
             contact.maximumPressure = max(contact.maximumPressure ?? pressure, pressure)
             contact.lastPressure = pressure
@@ -57,8 +111,6 @@ extension TouchFilter {
         }
         let step = PhysicalPoint(x: touch.position.x - touch.previousPosition.x, y: touch.position.y - touch.previousPosition.y)
         contact.travel += (step.x * step.x + step.y * step.y).squareRoot()
-        defer { table.contacts.values[index] = contact }
-        let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
         contact.reports += 1
         if tapGuard.frameSaysTouching { contact.touched = true }
         // A semi-MT pad's box leaps when the finger count changes: that step is no motion.
@@ -73,39 +125,27 @@ extension TouchFilter {
             contact.makePalm(.wobble)
             if wasDelivered {
                 out.append(touch.withdrawn(at: contact.delivered, reason: .wobble))
-            } else {
-                noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: .wobble)
+                return .done
             }
-            return
+            return .undelivered(.wobble)
         }
-        let released: Touch?
         switch contact.role {
         case .palm, .clicking, .thumb:
-            return
+            return .done
         case .finger:
             if let reason = palms.palmReason(touch) {
                 contact.makePalm(reason)
                 out.append(touch.withdrawn(at: contact.delivered, reason: reason))
-                return
+                return .done
             }
-            let fingers = table.fingerCount + fakes.count
             if let held = landing.held(touch, &contact, at: now, fingers: fingers) {
                 out.append(held)
-                return
+                return .done
             }
             out.append(jitter.deliver(touch, &contact))
-            return
-        case .edgeCandidate:
-            released = edges.moved(touch, &contact, at: now, table: table, palms: palms, jitter: jitter)
-        case .pressureCandidate:
-            released = landing.moved(touch, &contact, at: now, palms: palms, jitter: jitter)
-        case .thumbCandidate:
-            released = thumbs.moved(touch, &contact, at: now, table: table, palms: palms, jitter: jitter)
-        }
-        if let released {
-            out.append(released)
-        } else if contact.role == .palm {
-            noteUndelivered(touch.id, touch.phase, at: now, role: .palm, palm: contact.palmReason)
+            return .done
+        case .edgeCandidate, .pressureCandidate, .thumbCandidate:
+            return .candidate
         }
     }
 
