@@ -181,7 +181,9 @@ public final class Daemon: Sendable {
         logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
         if options.releaseStartupText {
             if let released = StartupText.release() {
-                logger.debug("Gave back the start-up code's pages", [("bytes", "\(released.bytes)"), ("advice", released.advice)])
+                logger.debug(
+                    "Gave back the start-up code's pages",
+                    [("bytes", "\(released.bytes)"), ("advice", released.advice), ("random", released.random ? "MADV_RANDOM" : "refused")])
             }
             // Not again after each device is opened: paging the code out while another
             // device streams stalls the loop on its faults, and that device's evdev buffer

@@ -222,12 +222,39 @@ struct DBusWireTests {
 
 @Suite("Start-up text")
 struct StartupTextTests {
-    @Test("the executable's text mapping is found in /proc/self/maps and advised")
+    @Test("the executable's text mapping is found in /proc/self/maps, paged out and advised MADV_RANDOM")
     func releasesText() throws {
         // The test runner's own binary: its code faults back in as the tests go on.
         let outcome = try #require(StartupText.release())
         #expect(outcome.bytes > 0)
         #expect(outcome.bytes % 4096 == 0)
         #expect(outcome.advice == "MADV_PAGEOUT" || outcome.advice == "MADV_DONTNEED")
+        #expect(outcome.random)
+        // The kernel's word for it, not the outcome's: every r-xp mapping of the executable
+        // carries VM_RAND_READ ("rr" in smaps' VmFlags), so its refaults read no read-ahead.
+        let flags = try Self.textVmFlags()
+        #expect(!flags.isEmpty, "no r-xp mapping of the executable in /proc/self/smaps")
+        for mapping in flags {
+            #expect(mapping.contains("rr"), "VmFlags of the text mapping: \(mapping.joined(separator: " "))")
+        }
+    }
+
+    /// The VmFlags of each `r-xp` mapping of this process's executable in `/proc/self/smaps`.
+    static func textVmFlags() throws -> [[Substring]] {
+        let executable = try #require(Files.executablePath())
+        let smaps = try Files.readText(path: "/proc/self/smaps")
+        var result: [[Substring]] = []
+        var inText = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), !first.hasSuffix(":") {
+                // A mapping's header: start-end perms offset dev inode [path]
+                inText = fields.count >= 6 && fields[1] == "r-xp" && fields[5...].joined(separator: " ") == executable
+            } else if inText, fields.first == "VmFlags:" {
+                result.append(Array(fields.dropFirst()))
+                inText = false
+            }
+        }
+        return result
     }
 }
