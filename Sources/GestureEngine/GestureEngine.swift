@@ -52,6 +52,37 @@ public struct GestureEngine: Sendable {
     /// off unless it logs at debug level, so that a landing or a lift builds no reason string
     /// nobody reads (DESIGN.md, "No allocation per frame").
     public var recordsTransitions = true
+
+    /// Whether the engine follows touches for the sink (spec §7) and emits them as
+    /// ``EngineOutput/touch(_:)``. On by default (the engine's contract); a host whose sink
+    /// output nobody reads (the daemon with no raw-touch subscriber and no grab clone) turns it
+    /// off, so a frame builds no sink record or event that is thrown away. Turned off, the
+    /// records are forgotten at once (nobody waits for their held-back events); turned on,
+    /// the sink follows the touches that begin from then on, each from its `began` (a touch
+    /// already down stays out of it until it lifts: its record is made finished), so every
+    /// touch the sink emits is whole from its start (DESIGN.md, "Instructions per frame").
+    /// Recognition does not depend on it.
+    public var deliversTouches = true {
+        didSet {
+            guard deliversTouches != oldValue else { return }
+            if deliversTouches {
+                for touch in active {
+                    var record = SinkRecord(id: touch.id, position: touch.position)
+                    record.slot = touch.slot
+                    record.finished = true
+                    sink.append(record)
+                }
+                return
+            }
+            for r in sink.indices where spareSinkEvents.count < Self.spareSinkEventsLimit {
+                var taken: [SinkTouchEvent] = []
+                swap(&taken, &sink[r].incoming)
+                taken.removeAll(keepingCapacity: true)
+                spareSinkEvents.append(taken)
+            }
+            sink.removeAll(keepingCapacity: true)
+        }
+    }
     var diagnostics: [EngineDiagnostic] = []
     var droppedDiagnostics = 0
     /// Maximum diagnostics kept between two drains.

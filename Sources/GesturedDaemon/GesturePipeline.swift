@@ -211,6 +211,14 @@ public struct GesturePipeline: Sendable {
         set { engine.recordsTransitions = newValue }
     }
 
+    /// Whether the engine follows touches for the sink and emits them
+    /// (``GestureEngine/deliversTouches``): the daemon turns it off while no raw-touch
+    /// subscriber and no grab clone reads them.
+    public var deliversTouches: Bool {
+        get { engine.deliversTouches }
+        set { if engine.deliversTouches != newValue { engine.deliversTouches = newValue } }
+    }
+
     /// Assembler and engine diagnostics since the last call, for the caller to log.
     public mutating func drainDiagnostics() -> [EngineDiagnostic] {
         guard hasDiagnostics else { return [] }

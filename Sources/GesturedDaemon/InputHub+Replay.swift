@@ -111,6 +111,9 @@ extension InputHub {
     /// next step for the earlier of the next event and the next deadline.
     private func stepReplay(_ node: String) {
         guard let session = replays[node], case .realtime(let speed) = session.pacing, session.index <= session.events.count else { return }
+        // Raw touches followed only while a subscriber reads them (``followTouches(_:)``).
+        let wanted = publisher.wantsTouches
+        if session.pipeline.deliversTouches != wanted { session.pipeline.deliversTouches = wanted }
         let elapsedWall = MonotonicClock.nowMicroseconds() - session.wallOrigin
         let nowRecording = session.recordingOrigin + Int64(Double(elapsedWall) * speed)
         var outputs = session.outputs

@@ -247,6 +247,7 @@ public actor InputHub {
         switch outcome {
         case .events(let events):
             if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
+            followTouches(session)
             session.outputs.removeAll(keepingCapacity: true)
             if let relay = session.relay {
                 if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
@@ -264,6 +265,14 @@ public actor InputHub {
             publish(outputs, from: session)
             removeDevice(node: node, reason: "device gone (ENODEV)")
         }
+    }
+
+    /// Raw touches are followed only while someone reads them: a raw-touch subscriber, or
+    /// the grab's clone, which forwards what the sink lets through. Asked before each read
+    /// (the subscription can change between two), so nothing is built to be dropped.
+    func followTouches(_ session: DeviceSession) {
+        let wanted = session.relay != nil || publisher.wantsTouches
+        if session.pipeline.deliversTouches != wanted { session.pipeline.deliversTouches = wanted }
     }
 
     // MARK: Timer

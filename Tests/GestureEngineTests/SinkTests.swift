@@ -153,4 +153,62 @@ struct SinkTests {
         }
         #expect(h.sinkEvents.allSatisfy { $0.touch == TouchID(1) })
     }
+
+    @Test("with the sink off the engine emits no touch, and the same gestures")
+    func sinkOff() {
+        let recognizers = [recognizer("tap", tap()), recognizer("pan", pan())]
+        func script(_ f: inout Fingers) {
+            let a = f.down(20, 20, at: 0)
+            f.up(a, at: 0.1)
+            let b = f.down(20, 20, at: 0.6)
+            f.slide(b, to: 60, 20, from: 0.6, to: 1.0, steps: 8)
+            f.up(b, at: 1.1)
+        }
+        var on = Harness(recognizers)
+        var off = Harness(recognizers)
+        off.engine.deliversTouches = false
+        var f = Fingers()
+        script(&f)
+        on.run(f)
+        off.run(f)
+        #expect(!on.sinkEvents.isEmpty)
+        #expect(off.sinkEvents.isEmpty)
+        #expect(on.summary == off.summary)
+        #expect(on.summary.contains("tap recognized@0.100") && on.summary.contains { $0.hasPrefix("pan began") })
+    }
+
+    @Test("turned on mid-touch, the sink follows the touches that begin from then on, each whole")
+    func sinkTurnedOn() {
+        var f = Fingers()
+        let a = f.down(20, 20, at: 0)
+        f.move(a, to: 25, 20, at: 0.1)
+        f.move(a, to: 30, 20, at: 0.2)
+        let b = f.down(50, 50, at: 0.3)
+        f.move(b, to: 55, 50, at: 0.4)
+        f.up(a, at: 0.5)
+        f.up(b, at: 0.6)
+        var h = Harness([])
+        h.engine.deliversTouches = false
+        for frame in f.frames {
+            // On between a's first move and its second: a stays out, b is whole.
+            if frame.timestamp == Timestamp(seconds: 0.2) { h.engine.deliversTouches = true }
+            h.record(h.engine.process(frame))
+        }
+        h.record(h.engine.advance(to: Timestamp(seconds: 2)))
+        #expect(h.checker.violations.isEmpty, "\(h.checker.violations)")
+        #expect(h.sinkEvents.allSatisfy { $0.touch == b })
+        #expect(sink(h) == ["began@0.300", "moved@0.400", "ended@0.600"])
+        // Off again with a touch down: its held-back record is forgotten, nothing more comes.
+        var g = Fingers(firstID: 10)
+        let c = g.down(20, 20, at: 3)
+        g.move(c, to: 30, 20, at: 3.1)
+        g.up(c, at: 3.2)
+        var k = Harness([])
+        for frame in g.frames {
+            if frame.timestamp == Timestamp(seconds: 3.1) { k.engine.deliversTouches = false }
+            k.record(k.engine.process(frame))
+        }
+        #expect(sink(k) == ["began@3.000"])
+        #expect(k.engine.sink.isEmpty)
+    }
 }

@@ -157,6 +157,7 @@ extension GestureEngine {
     }
 
     mutating func queueSink(_ touch: Touch, phase: TouchPhase) {
+        guard deliversTouches else { return }
         let event = SinkTouchEvent(touch: touch.id, phase: phase, timestamp: now, position: touch.position, slot: touch.slot)
         if let r = sink.firstIndex(where: { $0.id == touch.id }) {
             sink[r].position = touch.position

@@ -58,6 +58,7 @@ extension GestureEngine {
 
     /// Step 5 of spec §5.5.
     mutating func deliverToSink() {
+        guard deliversTouches, !sink.isEmpty else { return }
         let mayDelay = Self.mayDelayTouches(slots)
         for r in sink.indices {
             if sink[r].finished {

@@ -16,8 +16,15 @@ struct ContactTable: Sendable {
     var fingerCount: Int { contacts.values.count(where: { $0.role == .finger }) }
     var hasFinger: Bool { contacts.values.contains { $0.role == .finger } }
 
-    /// A finger other than `id` is down.
-    func hasFinger(besides id: TouchID) -> Bool {
-        contacts.contains { $0.key != id && $0.value.role == .finger }
+    /// The fingers down, and whether one other than `id` is among them, in one pass (a
+    /// moved contact asks both every frame).
+    func fingers(besides id: TouchID) -> (count: Int, others: Bool) {
+        var count = 0
+        var others = false
+        for (key, contact) in contacts where contact.role == .finger {
+            count += 1
+            if key != id { others = true }
+        }
+        return (count, others)
     }
 }

@@ -59,8 +59,9 @@ extension TouchFilter {
         // are other stored properties than the table. The table's own questions are asked
         // first, before the record changes, as they always were.
         guard let index = table.contacts.index(forKey: touch.id) else { return }
-        let alone = !table.hasFinger(besides: touch.id) && fakes.isEmpty
-        let fingers = table.contacts.values[index].role == .finger ? table.fingerCount + fakes.count : 0
+        let down = table.fingers(besides: touch.id)
+        let alone = !down.others && fakes.isEmpty
+        let fingers = down.count + fakes.count
         let outcome = Self.movedInPlace(
             touch, &table.contacts.values[index], at: now, alone: alone, fingers: fingers, facts: facts, tapGuard: tapGuard,
             jitter: jitter, palms: palms, landing: landing, into: &out)
@@ -97,7 +98,8 @@ extension TouchFilter {
     /// notes (pressure, size, travel, jumps, wobble), then a finger's delivery.
     /// - Parameters:
     ///   - alone: no other finger (nor a fake one) is down.
-    ///   - fingers: the fingers down, fakes included (read for a finger only).
+    ///   - fingers: the fingers down, fakes included (read for a finger only; the table's
+    ///     count, this contact among them while it is one).
     private static func movedInPlace(
         _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, alone: Bool, fingers: Int, facts: FilterDeviceFacts,
         tapGuard: TapGuardStage, jitter: JitterStage, palms: PalmStage, landing: LandingHoldStage, into out: inout [Touch]
