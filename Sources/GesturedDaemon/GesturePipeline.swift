@@ -214,9 +214,10 @@ public struct GesturePipeline: Sendable {
     /// Whether the engine follows touches for the sink and emits them
     /// (``GestureEngine/deliversTouches``): the daemon turns it off while no raw-touch
     /// subscriber and no grab clone reads them.
-    public var deliversTouches: Bool {
-        get { engine.deliversTouches }
-        set { if engine.deliversTouches != newValue { engine.deliversTouches = newValue } }
+    /// Stored, not computed: the hub reads it through its session (a class) before every
+    /// read, and a computed property read that way copies the whole pipeline first.
+    public var deliversTouches = true {
+        didSet { if deliversTouches != oldValue { engine.deliversTouches = deliversTouches } }
     }
 
     /// Assembler and engine diagnostics since the last call, for the caller to log.
