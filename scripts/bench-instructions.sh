@@ -40,11 +40,13 @@ inclusive() {
       if (name ~ pattern) { print n; exit }
     }' "$work/annotate.txt"
 }
-path=$(inclusive 'InputHub\+Replay\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$')
+# The step takes the session's slot since session 13 (stepReplay(slot:)), its node before.
+step='stepReplay[0-9A-F_]*LL(yySSF|4slotySi_tF)$'
+path=$(inclusive "InputHub\\+Replay\\.swift:\\\$s14GesturedDaemon8InputHubC10$step")
 # The pipeline: its code inlined into the replay step plus its own functions (the step feeds
 # a slice of the recording and advances into one buffer; older builds inlined all of it).
 total() { awk 'BEGIN { s = 0; n = 0 } { if ($1 != "") { s += $1; n++ } } END { if (n) print s }'; }
-pipeline=$( { inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon8InputHubC10stepReplay[0-9A-F_]*LLyySSF$'
+pipeline=$( { inclusive "GesturePipeline\\.swift:\\\$s14GesturedDaemon8InputHubC10$step"
   inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon15GesturePipelineV4feed_4into'
   inclusive 'GesturePipeline\.swift:\$s14GesturedDaemon15GesturePipelineV7advance2to4into'; } | total)
 # Publishing: the replay's publish, or the shared step it calls (one wire model) when the

@@ -20,6 +20,8 @@ final class ReplaySession {
     var pipeline: GesturePipeline
     /// The device as its lines name it (its node's kernel name found once, not per frame).
     let wire: WireDevice
+    /// Its index in the hub's ``InputHub/replaysBySlot``: a step finds it there, not by node.
+    var slot = -1
     let events: [RawEvent]
     var index = 0
     let pacing: ReplayPacing
@@ -84,6 +86,8 @@ extension InputHub {
             completion: completion
         )
         replays[node] = session
+        session.slot = replaysBySlot.count
+        replaysBySlot.append(session)
         let info = WireMapping.deviceInfo(
             node: node, device: setup.device, kind: kind, gestures: configuration.recognizers.map(\.name), seat: session.seat)
         state.setDevice(info)
@@ -98,7 +102,7 @@ extension InputHub {
         case .realtime:
             session.wallOrigin = MonotonicClock.nowMicroseconds()
             session.recordingOrigin = events.first?.time.microseconds ?? 0
-            stepReplay(node)
+            stepReplay(slot: session.slot)
         }
     }
 
@@ -109,8 +113,13 @@ extension InputHub {
 
     /// Plays everything due by now (recording time), fires due deadlines, and schedules the
     /// next step for the earlier of the next event and the next deadline.
-    private func stepReplay(_ node: String) {
-        guard let session = replays[node], case .realtime(let speed) = session.pacing, session.index <= session.events.count else { return }
+    /// - Parameter slot: the session's index (``ReplaySession/slot``): looked up by index, not by
+    ///   its node (a string's hash every step).
+    private func stepReplay(slot: Int) {
+        guard slot < replaysBySlot.count, let session = replaysBySlot[slot], case .realtime(let speed) = session.pacing,
+            session.index <= session.events.count
+        else { return }
+        let node = session.node
         // Raw touches followed only while a subscriber reads them (``followTouches(_:)``).
         let wanted = publisher.wantsTouches
         if session.pipeline.deliversTouches != wanted { session.pipeline.deliversTouches = wanted }
@@ -146,9 +155,10 @@ extension InputHub {
         let delay = max(0, Int64(Double(next - nowRecording) / speed))
         if session.timer == nil {
             let loop = self.loop
+            let slot = session.slot
             session.timer = loop.makeTimer { [weak self] in
                 guard let self else { return }
-                onLoop(self, loop, node) { hub, node in hub.stepReplay(node) }
+                onLoop(self, loop, slot) { hub, slot in hub.stepReplay(slot: slot) }
             }
         }
         session.timer?.schedule(atMonotonicMicroseconds: MonotonicClock.nowMicroseconds() + delay)
@@ -192,6 +202,7 @@ extension InputHub {
 
     private func finishReplay(_ node: String) {
         guard let session = replays.removeValue(forKey: node) else { return }
+        if session.slot >= 0, session.slot < replaysBySlot.count { replaysBySlot[session.slot] = nil }
         session.timer?.cancel()
         session.timer = nil
         state.removeDevice(node: node)

@@ -30,6 +30,9 @@ public actor InputHub {
     let logger: Logger
     var configurator: DeviceConfigurator
     var replays: [String: ReplaySession] = [:]
+    /// The same sessions by ``ReplaySession/slot`` (nil once finished; slots are not reused),
+    /// so a replay's timer step finds its session by index, as a device's read does.
+    var replaysBySlot: [ReplaySession?] = []
     /// Nodes that failed to open or were not ours, with the reason (for `list_devices` logs).
     private var ignored: [String: String] = [:]
     /// Past every gesture sequence a closed device's engine gave out: a device opened later
