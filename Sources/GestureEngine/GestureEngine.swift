@@ -74,13 +74,7 @@ public struct GestureEngine: Sendable {
                 }
                 return
             }
-            for r in sink.indices where spareSinkEvents.count < Self.spareSinkEventsLimit {
-                var taken: [SinkTouchEvent] = []
-                swap(&taken, &sink[r].incoming)
-                taken.removeAll(keepingCapacity: true)
-                spareSinkEvents.append(taken)
-            }
-            sink.removeAll(keepingCapacity: true)
+            forgetSinkRecords { _ in true }
         }
     }
     var diagnostics: [EngineDiagnostic] = []

@@ -248,8 +248,8 @@ extension WireMapping {
                 case .name: string(name, e.name); ok = true
                 case .kind: string(name, e.kind.name); ok = true
                 case .state: string(name, state.rawValue); ok = true
-                case .device: string(name, device.node); ok = true
-                case .deviceName: string(name, device.name); ok = true
+                case .device: w.key(name, &bytes); bytes += device.nodeLiteral; ok = true
+                case .deviceName: w.key(name, &bytes); bytes += device.nameLiteral; ok = true
                 case .timeUS:
                     w.key(name, &bytes)
                     WireWriter.integer(e.timestamp.microseconds, &bytes)
@@ -257,9 +257,7 @@ extension WireMapping {
                 case .gestureID:
                     // "<kernel name>:<sequence>", written in place.
                     w.key(name, &bytes)
-                    WireWriter.string(device.kernelName, &bytes)
-                    bytes.removeLast()  // the closing quote: the sequence goes inside
-                    bytes.append(UInt8(ascii: ":"))
+                    bytes += device.gestureIDPrefix
                     WireWriter.unsigned(e.sequence, &bytes)
                     bytes.append(UInt8(ascii: "\""))
                     ok = true
@@ -336,9 +334,9 @@ extension WireMapping {
         return rounded(value, places: places) - rounded(value - change, places: places)
     }
 
-    /// A delta as ``addMotion(of:to:)`` sends it: present when both the value and its change are.
+    /// A delta as ``addMotion(of:to:)`` sends it (``roundedDifference(_:_:places:)``): present
+    /// when both the value and its change are.
     private static func delta(_ value: Double?, _ change: Double?, places: Int) -> Double? {
-        guard let value, let change else { return nil }
-        return roundedDifference(value, value - change, places: places)
+        Self.change(value, change, places: places).map { rounded($0, places: places) }
     }
 }

@@ -330,13 +330,6 @@ public struct WireCursor {
         position += 1
     }
 
-    /// Takes back the last byte written (the closing quote `gesture_id` writes inside).
-    @inlinable
-    public mutating func removeLast() {
-        precondition(position > start)
-        position -= 1
-    }
-
     @inlinable
     public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return }
@@ -347,12 +340,6 @@ public struct WireCursor {
     /// `"text"` when nothing in it needs an escape; false (nothing written) otherwise.
     @inlinable
     public mutating func string(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { clean($0) }
-    }
-
-    @inlinable
-    public mutating func string(_ text: Substring) -> Bool {
         var text = text
         return text.withUTF8 { clean($0) }
     }

@@ -146,7 +146,12 @@ extension GestureEngine {
     mutating func dropFinishedTouches() {
         func done(_ r: SinkRecord) -> Bool { r.deviceDone && (r.finished || r.owned) && r.heldEnd == nil }
         guard sink.contains(where: done) else { return }
-        // Their event arrays are kept for the next touches' records (no allocation per touch).
+        forgetSinkRecords(where: done)
+    }
+
+    /// Removes the sink records `done` picks; their event arrays are kept for the next
+    /// touches' records (no allocation per touch).
+    mutating func forgetSinkRecords(where done: (SinkRecord) -> Bool) {
         for r in sink.indices where done(sink[r]) && spareSinkEvents.count < Self.spareSinkEventsLimit {
             var taken: [SinkTouchEvent] = []
             swap(&taken, &sink[r].incoming)

@@ -114,17 +114,17 @@ struct ThumbStage: TouchFilterStage {
         return jitter.release(touch, &contact, at: now)
     }
 
+    /// Whether ``diagonalThumb(before:table:palms:)`` can find a thumb on this device at all.
+    var detectsDiagonalThumbs: Bool {
+        isTouchpad && settings.thumbDiagonalWidth > 0 && bands.height >= Self.detectionMinimumHeight && settings.enables(.diagonalThumb)
+    }
+
     /// When a finger lands beside two others (touchpads at least 50 mm high): if the two
     /// lowest of them are more than ``TouchFilterSettings/thumbDiagonalWidth`` apart across
     /// and ``TouchFilterSettings/thumbDiagonalHeight`` apart vertically and the lower is a
     /// finger already down, that one is a thumb resting while the fingers work: it is taken
     /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame.
     /// Before the frame, because a recognizer holding two touches fails when a third begins.
-    /// Whether ``diagonalThumb(before:table:palms:)`` can find a thumb on this device at all.
-    var detectsDiagonalThumbs: Bool {
-        isTouchpad && settings.thumbDiagonalWidth > 0 && bands.height >= Self.detectionMinimumHeight && settings.enables(.diagonalThumb)
-    }
-
     func diagonalThumb(before frame: Frame, table: inout ContactTable, palms: PalmStage) -> Touch? {
         guard detectsDiagonalThumbs else { return nil }
         var landing = 0
