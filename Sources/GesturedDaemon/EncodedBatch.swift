@@ -48,13 +48,15 @@ public final class EncodedBatch: @unchecked Sendable {
     /// returns false, having written nothing usable, when it cannot), described by `facts`.
     /// - Returns: false when `write` failed (the partial bytes are removed).
     @discardableResult
-    func append(_ facts: PublishedEvent, write: (inout [UInt8]) -> Bool) -> Bool {
+    func append(_ facts: consuming PublishedEvent, write: (inout [UInt8]) -> Bool) -> Bool {
         let start = bytes.count
         guard write(&bytes) else {
             bytes.removeSubrange(start...)
             return false
         }
-        var event = facts
+        // Taken, not copied: the caller's description is moved into the list (each copy of
+        // one costs a reference count per string).
+        var event = consume facts
         event.range = start..<bytes.count
         if event.audience != nil || event.kind == .touch { restricted = true }
         events.append(event)

@@ -3,16 +3,18 @@ public import GesturedProtocol
 
 
 /// What a device contributes to each of its lines, taken from values the device session
-/// already holds (no string is built per event).
-public struct WireDevice {
+/// already holds (no string is built per event). A class, made once per session: a step
+/// hands it on with one reference count, where the struct it was took seven (its strings
+/// and literals) on every publish.
+public final class WireDevice {
     /// Device node ("/dev/input/event5", "replay:demo.evemu").
-    public var node: String
+    public let node: String
     /// The node's last path component ("event5"), the prefix of `gesture_id`.
-    public var kernelName: Substring
+    public let kernelName: Substring
     /// The kernel's device name.
-    public var name: String
+    public let name: String
     /// The device reports no resolution: its millimetres are estimated.
-    public var approximateUnits: Bool
+    public let approximateUnits: Bool
     /// ``node`` and ``name`` as JSON string literals (quoted, escaped where needed), and
     /// `gesture_id`'s start (`"` + the escaped ``kernelName`` + `:`), spelled once when the
     /// device's session opens: a line copies them instead of checking and quoting them.

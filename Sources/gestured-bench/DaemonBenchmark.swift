@@ -24,6 +24,10 @@ struct DaemonBenchmark {
     /// Replay the touchpad cycle (``touchpadRecording(device:)``) instead of the touchscreen's
     /// (`--touchpad`): the touch filter's touchpad stages run, as on the guest benchmark's T650.
     var touchpad = false
+    /// Replay this evemu recording on every device instead of a synthesized cycle
+    /// (`--recording FILE`), e.g. the guest latency benchmark's T650 cycle, made on the host
+    /// by `gesturectl synthesize` (`scripts/bench-instructions.sh --guest-cycle`).
+    var recordingPath: String?
 
     func run() async {
         await runLoad()
@@ -127,12 +131,24 @@ struct DaemonBenchmark {
     }
 
     func runLoad() async {
-        let recordings = (0..<devices).map { touchpad ? Self.touchpadRecording(device: $0) : Self.recording(device: $0) }
+        let recordings: [LoadedRecording]
+        if let recordingPath {
+            do {
+                let loaded = try RecordingLoader.load(path: recordingPath, descriptionPath: nil)
+                recordings = Array(repeating: loaded, count: devices)
+            } catch {
+                print("gestured-bench daemon: \(error)")
+                return
+            }
+        } else {
+            recordings = (0..<devices).map { touchpad ? Self.touchpadRecording(device: $0) : Self.recording(device: $0) }
+        }
+        let surface = recordingPath.map { "\($0), \(recordings[0].device.name)" } ?? (touchpad ? "demo clickpad, synthesized" : "demo touchscreen, synthesized")
         let frameCount = recordings[0].events.count { $0.usage == .synReport }
         let firstTime = recordings.map { $0.events.first!.time.microseconds }
         let duration = Double(recordings[0].events.last!.time.microseconds - firstTime[0]) / 1e6
         print("gestured-bench daemon: \(clients) clients, \(devices) devices replaying at 240 Hz in real time")
-        print("each device: \(frameCount) frames over \(fixed(duration, 1)) s (\(touchpad ? "demo clickpad" : "demo touchscreen"), synthesized)")
+        print("each device: \(frameCount) frames over \(fixed(duration, 1)) s (\(surface))")
         let baseHWM = Self.status(pid: "self", field: "VmHWM") ?? 0
 
         guard let dir = Files.makeTemporaryDirectory(prefix: "/tmp/gestured-bench-") else {

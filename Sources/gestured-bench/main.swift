@@ -8,7 +8,7 @@ let usage = """
     usage: gestured-bench engine [--repetitions N] [--runs N] [--fingers 1,2,5,10]
            gestured-bench corpus [--rounds N]
            gestured-bench daemon [--clients N] [--devices N] [--idle-seconds S]
-                                 [--gestured PATH] [--alloc-sites MIN] [--bare-send 0|1] [--touchpad]
+                                 [--gestured PATH] [--alloc-sites MIN] [--bare-send 0|1] [--touchpad | --recording FILE]
            gestured-bench soak [--churn N] [--steady N] [--gestured PATH]
            gestured-bench rss [--gestured PATH[,PATH...]] [--settle-seconds S]
            gestured-bench rss --pid PID [--label TEXT]
@@ -51,6 +51,7 @@ case "daemon":
     benchmark.allocationSites = option("--alloc-sites", 0)
     benchmark.bareSend = option("--bare-send", 1) != 0
     benchmark.touchpad = CommandLine.arguments.contains("--touchpad")
+    benchmark.recordingPath = stringOption("--recording")
     let configured = benchmark
     _ = EventLoop.runMain(name: "bench-main") {
         await configured.run()

@@ -17,7 +17,15 @@ extension GestureEngine {
         // Only a landing or a lift changes what a slot holds: a steady frame, with no slot
         // outside its range, has nothing to look at.
         guard watchesFingerRange || !frameBegan.isEmpty || !frameEnded.isEmpty || !frameCancelled.isEmpty else { return }
-        defer { watchesFingerRange = slots.contains { $0.fingersOutOfRangeSince != nil } }
+        // A loop over stored fields: `slots.contains { … }` copied every slot it looked at.
+        defer {
+            var watches = false
+            for i in slots.indices where slots[i].fingersOutOfRangeSince != nil {
+                watches = true
+                break
+            }
+            watchesFingerRange = watches
+        }
         for i in slots.indices where !slots[i].isDiscrete {
             let fingers = slots[i].held.count
             guard slots[i].state.isActive, isOutsideFingerRange(i, fingers: fingers) else {
@@ -54,7 +62,14 @@ extension GestureEngine {
     /// still settling. Without touches down the sequence is over and so is the waiting.
     mutating func reofferTouchesAfterFingerChange() {
         guard reoffersTouches else { return }
-        defer { reoffersTouches = slots.contains { $0.reoffersTouches } }
+        defer {
+            var reoffers = false
+            for i in slots.indices where slots[i].reoffersTouches {
+                reoffers = true
+                break
+            }
+            reoffersTouches = reoffers
+        }
         for i in slots.indices where slots[i].reoffersTouches {
             guard slots[i].isEnabled, slots[i].state == .possible, slots[i].pending == .none else { continue }
             var touches: [Touch] = []

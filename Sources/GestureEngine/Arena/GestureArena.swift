@@ -125,8 +125,8 @@ extension GestureEngine {
     mutating func beginStep(at time: Timestamp) {
         now = max(time, now)
         sequenceMayHaveEnded = false
-        actions.removeAll(keepingCapacity: true)
-        sinkOutput.removeAll(keepingCapacity: true)
+        actions.clear()
+        sinkOutput.clear()
         for i in slots.indices { slots[i].changedActionIndex = nil }
     }
 
@@ -178,10 +178,10 @@ extension GestureEngine {
     /// applies the touch cap. Inconsistent input (a move of an unknown touch) is repaired and
     /// reported as a kernel bug.
     mutating func ingest(_ frame: Frame) {
-        frameBegan.removeAll(keepingCapacity: true)
-        frameMoved.removeAll(keepingCapacity: true)
-        frameEnded.removeAll(keepingCapacity: true)
-        frameCancelled.removeAll(keepingCapacity: true)
+        frameBegan.clear()
+        frameMoved.clear()
+        frameEnded.clear()
+        frameCancelled.clear()
         let wasIdle = active.isEmpty
         defer { if wasIdle, !frameBegan.isEmpty { sequenceStart = now } }
         var touches = frame.touches
@@ -275,7 +275,10 @@ extension GestureEngine {
                     fail(i, input: "another finger landed while the landing settled")
                     continue
                 }
-                guard !slots[i].isClosed else { continue }
+                // Closed: a discrete recognizer whose `recognized` waits on failure requirements
+                // is complete. Read field by field: a computed property on the slot took a
+                // copy of the whole slot (a dozen references) per slot and landing.
+                guard !(slots[i].isDiscrete && slots[i].pending == .recognized && !slots[i].settling) else { continue }
                 slots[i].held.append(touch.id)
                 slots[i].history.append(touch.id)
                 // A gesture already in progress owns touches it receives later as well.

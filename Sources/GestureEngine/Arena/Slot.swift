@@ -78,8 +78,6 @@ struct Slot: Sendable {
     var name: String { configuration.name }
     var isEnabled: Bool { configuration.isEnabled }
 
-    /// A discrete recognizer whose `recognized` waits on failure requirements is complete.
-    var isClosed: Bool { isDiscrete && pending == .recognized && !settling }
 
     /// Enabled, with touches since its last reset (spec §5.1 inPlay).
     var isInPlay: Bool { isEnabled && !history.isEmpty }

@@ -78,7 +78,7 @@ public struct TouchFilter: Sendable {
         // so the mutating steps below can append to it.
         var out = spareTouches
         spareTouches = []
-        out.removeAll(keepingCapacity: true)
+        out.clear()
         tapGuard.beginFrame(frame, table: table)
         thumbs.beginFrame(frame, palms: palms)
         jitter.beginFrame(frame)

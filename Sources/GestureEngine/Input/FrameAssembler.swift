@@ -456,7 +456,7 @@ public struct FrameAssembler: Sendable {
             if let assigned = assignment[i] {
                 slot = assigned
             } else {
-                if let free = slots.firstIndex(where: { $0.contact == nil }) {
+                if let free = slots.indices.first(where: { slots[$0].contact == nil }) {
                     slot = free
                 } else {
                     slots.append(Slot())
@@ -477,7 +477,7 @@ public struct FrameAssembler: Sendable {
             }
         }
         // A stale set (after SYN_DROPPED) lasts until everything has lifted.
-        if slots.allSatisfy({ $0.contact == nil }) { staleUntilAllLift = false }
+        if !slots.indices.contains(where: { slots[$0].contact != nil }) { staleUntilAllLift = false }
         if staleUntilAllLift {
             for slot in slots.indices where slots[slot].contact?.isNew == true {
                 slots[slot].contact?.suppression = .stale
@@ -679,10 +679,12 @@ public struct FrameAssembler: Sendable {
         // allocates a fresh one, as copy-on-write demands.
         var touches = spareTouches
         spareTouches = []
-        touches.removeAll(keepingCapacity: true)
+        touches.clear()
         touches.reserveCapacity(slots.count + closedThisFrame.count)
-        touches.append(contentsOf: closedThisFrame)
-        closedThisFrame.removeAll(keepingCapacity: true)
+        if !closedThisFrame.isEmpty {
+            touches.append(contentsOf: closedThisFrame)
+            closedThisFrame.clear()
+        }
         for index in slots.indices {
             // The steady case (a delivered finger that moves or rests) is updated in place:
             // no copy of the contact out of its slot and back.
