@@ -54,12 +54,11 @@ public final class EncodedBatch: @unchecked Sendable {
             bytes.removeSubrange(start...)
             return false
         }
-        // Taken, not copied: the caller's description is moved into the list (each copy of
-        // one costs a reference count per string).
-        var event = consume facts
-        event.range = start..<bytes.count
-        if event.audience != nil || event.kind == .touch { restricted = true }
-        events.append(event)
+        if facts.audience != nil || facts.kind == .touch { restricted = true }
+        // Taken, not copied: the caller's description is moved into the list and its range
+        // set there (each copy of one costs a reference count per string).
+        events.append(facts)
+        events[events.count - 1].range = start..<bytes.count
         return true
     }
 

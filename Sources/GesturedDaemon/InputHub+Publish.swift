@@ -16,8 +16,8 @@ extension InputHub {
         let touches = publisher.wantsTouches
         var locked: Bool?
         var gestures = 0
-        for output in outputs {
-            switch output {
+        for i in outputs.indices {
+            switch outputs[i] {
             case .gesture(let e):
                 gestures += 1
                 // Asked once per batch, only when it holds a gesture.

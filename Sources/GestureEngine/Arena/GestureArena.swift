@@ -243,13 +243,15 @@ extension GestureEngine {
     }
 
     private mutating func appendMove(_ touch: Touch, from previous: PhysicalPoint, at index: Int) {
-        var moved = touch
-        moved.phase = .moved
-        moved.previousPosition = previous
         active[index].position = touch.position
         active[index].previousPosition = previous
-        frameMoved.append(moved)
-        queueSink(moved, phase: .moved)
+        // Appended as it came and changed in the list: one copy of the touch, not two (the
+        // steady frame's commonest step, a few per frame).
+        frameMoved.append(touch)
+        let last = frameMoved.count - 1
+        frameMoved[last].phase = .moved
+        frameMoved[last].previousPosition = previous
+        if deliversTouches { queueSink(frameMoved[last], phase: .moved) }
     }
 
     /// `failsOnButtonPress` policy: a physical click fails recognizers still deciding.

@@ -4,7 +4,10 @@
 /// excludes the clicking finger alike). Fingers down during a press end with
 /// ``NoTapReason/click``: a click must not also be a tap.
 struct ClickFingerStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     /// Some contact, in the table or in a held-back lift, may still carry a press anchor.
     /// While it is false and the button is up, a frame has nothing to note: a contact's
     /// position (``FilterContact/current``) is read only while the button is down, and is
@@ -12,7 +15,7 @@ struct ClickFingerStage: TouchFilterStage {
     private var mayHoldAnchors = false
 
     init(settings: TouchFilterSettings) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
     }
 
     mutating func reset() {

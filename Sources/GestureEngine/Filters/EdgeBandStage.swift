@@ -4,9 +4,18 @@
 /// contact size, stayed finger-sized), or if it landed together with a close partner (two
 /// fingers scrolling from the edge); otherwise it is a palm, ``PalmReason/edge``.
 struct EdgeBandStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let bands: FilterBands
     let isTouchpad: Bool
+
+    init(settings: TouchFilterSettings, bands: FilterBands, isTouchpad: Bool) {
+        self.sharedSettings = SharedFilterSettings(settings)
+        self.bands = bands
+        self.isTouchpad = isTouchpad
+    }
 
     mutating func reset() {}
 

@@ -5,7 +5,10 @@
 /// one slot is still two fingers. Palms and held-back contacts are never copied: fakes follow
 /// a delivered finger, and end when there is none.
 struct FakeFingerStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
 
     private struct FakeFinger: Sendable {
@@ -20,7 +23,7 @@ struct FakeFingerStage: TouchFilterStage {
     static let idBase: UInt64 = 1 << 62
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.facts = facts
     }
 

@@ -47,9 +47,18 @@ struct FilterDeviceFacts: Sendable {
 /// The bands of a touchpad where new contacts are held back (libinput's palm edges and
 /// thumb lines), in mm from the surface's top left corner.
 struct FilterBands: Sendable {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let width: Double
     let height: Double
+
+    init(settings: TouchFilterSettings, width: Double, height: Double) {
+        self.sharedSettings = SharedFilterSettings(settings)
+        self.width = width
+        self.height = height
+    }
 
     /// Whether `p` lies in a palm band: the left or right ``TouchFilterSettings/edgeBandFraction``
     /// of the width (at most ``TouchFilterSettings/edgeBandMaximum``, on pads at least

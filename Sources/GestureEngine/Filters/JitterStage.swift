@@ -10,7 +10,10 @@
 /// semi-MT touchpad (it resets a touch's motion history when `nfingers_down` changes, and
 /// its tap motion test ignores motion in such a frame).
 struct JitterStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     /// The device is semi-MT (and the rule is on).
     let semiMT: Bool
     /// The finger count of the frame before (`BTN_TOOL_*`, else the contacts down).
@@ -19,7 +22,7 @@ struct JitterStage: TouchFilterStage {
     private(set) var countChanged = false
 
     init(settings: TouchFilterSettings, semiMT: Bool) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.semiMT = semiMT && settings.enables(.semiMTCountChange)
     }
 

@@ -5,8 +5,16 @@
 /// a contact whose slot has sent no pressure yet is not delivered until it sends one
 /// (``TouchFilterSettings/holdsUnknownPressure``).
 struct LandingHoldStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
+
+    init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
+        self.sharedSettings = SharedFilterSettings(settings)
+        self.facts = facts
+    }
 
     mutating func reset() {}
 

@@ -6,7 +6,10 @@
 /// Where a quirk sets ``TouchFilterSettings/palmReturnWait``, a short pressing touch waits
 /// longer for a palm's return (``NoTapReason/palmReturned``).
 struct LiftDebounceStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
 
     /// A lifted finger whose end is held back.
@@ -26,7 +29,7 @@ struct LiftDebounceStage: TouchFilterStage {
     private(set) var pending: [TouchID: PendingLift] = [:]
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.facts = facts
     }
 

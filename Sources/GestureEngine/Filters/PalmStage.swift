@@ -7,7 +7,10 @@
 /// area on a 0…50 axis would otherwise have every finger a palm. Sizes only where they are
 /// millimetres (a resolution is known).
 struct PalmStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
     /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
     private(set) var lastPalms: [(position: PhysicalPoint, time: Timestamp)] = []
@@ -16,7 +19,7 @@ struct PalmStage: TouchFilterStage {
     private(set) var pressureSeen = false
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.facts = facts
     }
 
@@ -67,7 +70,9 @@ struct PalmStage: TouchFilterStage {
     }
 
     mutating func forget(before now: Timestamp) {
-        if !lastPalms.isEmpty { lastPalms.removeAll { now - $0.time > settings.palmMemoryTime } }
+        guard !lastPalms.isEmpty else { return }
+        let memory = settings.palmMemoryTime
+        lastPalms.removeAll { now - $0.time > memory }
     }
 
     /// A touchpad contact that never pressed harder than

@@ -12,7 +12,10 @@
 ///   ``TouchFilterSettings/minimumLoneTapDuration`` (finger taps last 43 ms and more on the
 ///   labelled touchpads, or come in 3 frames or more).
 struct TapGuardStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let isTouchpad: Bool
     /// The frame being filtered says a finger touches (or does not say).
     private(set) var frameSaysTouching = true
@@ -28,7 +31,7 @@ struct TapGuardStage: TouchFilterStage {
     private var lastMultiFingerMotion: Timestamp?
 
     init(settings: TouchFilterSettings, isTouchpad: Bool) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.isTouchpad = isTouchpad
     }
 

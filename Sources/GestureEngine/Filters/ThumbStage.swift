@@ -4,7 +4,10 @@
 /// work is never seen; and when a finger lands beside two others, the lower of two fingers
 /// far apart diagonally is a thumb (`tp_thumb_update_multifinger`), ``PalmReason/thumb``.
 struct ThumbStage: TouchFilterStage {
-    let settings: TouchFilterSettings
+    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
+    /// a reference, not the 45 values).
+    var settings: TouchFilterSettings { sharedSettings.value }
+    private let sharedSettings: SharedFilterSettings
     let bands: FilterBands
     let isTouchpad: Bool
 
@@ -24,7 +27,7 @@ struct ThumbStage: TouchFilterStage {
     /// band, whose second finger flickers out, turned into pointer motion; tuning 289 → 288.)
     static let handCompanions = 2
 
-    /// The contacts landing in the current frame (``beginFrame(_:palms:)``), kept for the
+    /// The contacts landing in the current frame (``beginFrame(_:)``, ``noteLanding(_:)``), kept for the
     /// frame's lowest contact to see the fingers landing with it. Reused: no allocation per frame.
     private var landings: [(id: TouchID, position: PhysicalPoint)]
     /// The frame's finger count by `BTN_TOOL_*` (0 when it says none): a two-slot pad reports
@@ -32,7 +35,7 @@ struct ThumbStage: TouchFilterStage {
     private var countedFingers = 0
 
     init(settings: TouchFilterSettings, bands: FilterBands, isTouchpad: Bool) {
-        self.settings = settings
+        self.sharedSettings = SharedFilterSettings(settings)
         self.bands = bands
         self.isTouchpad = isTouchpad
         landings = []
@@ -44,13 +47,18 @@ struct ThumbStage: TouchFilterStage {
         countedFingers = 0
     }
 
-    mutating func beginFrame(_ frame: Frame, palms: PalmStage) {
-        landings.removeAll(keepingCapacity: true)
+    /// Starts a frame; the filter then notes its landings that are no palm
+    /// (``noteLanding(_:)``). Two steps, so that the filter asks its own palm stage in place:
+    /// handing the palm stage over copied it (a few hundred bytes) every frame.
+    mutating func beginFrame(_ frame: Frame) {
+        landings.clear()
         guard isTouchpad else { return }
         countedFingers = frame.fingerCount ?? 0
-        for touch in frame.touches where touch.phase == .began && palms.palmReason(touch) == nil {
-            landings.append((touch.id, touch.position))
-        }
+    }
+
+    /// A contact landing in this frame that is not a palm (touchpads only).
+    mutating func noteLanding(_ touch: Touch) {
+        landings.append((touch.id, touch.position))
     }
 
     /// A new contact there is held back — unless it lands with the hand (``landsWithHand``).

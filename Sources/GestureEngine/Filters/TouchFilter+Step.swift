@@ -95,11 +95,14 @@ extension TouchFilter {
     }
 
     /// The step of a contact that moved or rested, on its record in place: what every role
-    /// notes (pressure, size, travel, jumps, wobble), then a finger's delivery.
+    /// notes (pressure, size, travel, jumps, wobble), then a finger's delivery. Inlined into
+    /// its one caller: called, it took copies of the stages it reads (a few hundred bytes a
+    /// moved contact) as its arguments.
     /// - Parameters:
     ///   - alone: no other finger (nor a fake one) is down.
     ///   - fingers: the fingers down, fakes included (read for a finger only; the table's
     ///     count, this contact among them while it is one).
+    @inline(__always)
     private static func movedInPlace(
         _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, alone: Bool, fingers: Int, facts: FilterDeviceFacts,
         tapGuard: TapGuardStage, jitter: JitterStage, palms: PalmStage, landing: LandingHoldStage, into out: inout [Touch]

@@ -80,7 +80,10 @@ public struct TouchFilter: Sendable {
         spareTouches = []
         out.clear()
         tapGuard.beginFrame(frame, table: table)
-        thumbs.beginFrame(frame, palms: palms)
+        thumbs.beginFrame(frame)
+        if thumbs.isTouchpad {
+            for touch in frame.touches where touch.phase == .began && palms.palmReason(touch) == nil { thumbs.noteLanding(touch) }
+        }
         jitter.beginFrame(frame)
         for var touch in frame.touches {
             palms.notePressure(touch)
