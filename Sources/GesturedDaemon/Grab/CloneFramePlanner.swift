@@ -256,7 +256,12 @@ public struct CloneFramePlanner: Sendable {
     /// returns whether any differed from what the clone holds.
     private mutating func writeForwardedValues(skipping skipped: [TouchID], into out: inout [RawEvent]) -> Bool {
         var changed = false
-        for index in occupied {
+        // By position, not `for … in occupied`: the loop would hold a copy of the array (a
+        // retain and a release a frame) while `write` changes the planner.
+        var position = 0
+        while position < occupied.count {
+            let index = occupied[position]
+            position += 1
             guard let id = slots[index].touch, skipped.isEmpty || !skipped.contains(id),
                 let values = mirror.values(serial: slots[index].serial, slot: slots[index].sourceSlot)
             else { continue }
@@ -332,10 +337,10 @@ public struct CloneFramePlanner: Sendable {
         let count = min(codes.count, values.count)
         values.withUnsafeBufferPointer { source in
             kernelValues.withUnsafeBufferPointer { kernel in
-                for i in 0..<count where kernel[held + i] != source[i] { differing |= 1 << UInt32(i) }
+                for i in 0..<count where kernel[held &+ i] != source[i] { differing |= 1 &<< UInt32(i) }
             }
         }
-        if let toolIndex { differing &= ~(1 << UInt32(toolIndex)) }
+        if let toolIndex { differing &= ~(1 &<< UInt32(toolIndex)) }
         while differing != 0 {
             let i = differing.trailingZeroBitCount
             differing &= differing - 1
