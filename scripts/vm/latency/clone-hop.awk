@@ -42,6 +42,7 @@ END {
 	# what the handler calls after the clone's write: the engine's step, its sink's planning
 	# and writing, the publishing, the bookkeeping
 	after = "GesturePipelineV4feed|CloneRelayC4plan|InputHubC[0-9]+publish|rearmTimer|logDiagnostics|noteCloneRead|updateGrab|logClone|logLostEvents|replaceSubrange.*GestureEngine0[A-Z]6OutputO"
+	prewrite = "CloneRelayC11passThrough|CloneFramePlannerV13observeSource|CloneFramePlannerV11passThrough|writeForwardedValues|CloneFramePlannerV03endD0|UInputCloneC5write|CloneRelayC5write"
 	handler = self[root]
 	hop = self[root]
 	parts["self" SUBSEP root] = self[root]
@@ -59,10 +60,13 @@ END {
 			m = split(callees[c], inner, SUBSEP)
 			# of the relay's calls, only the pass-through (CloneRelay.passThrough: the
 			# frame observed, planned and written) comes before the write; the rest is the
-			# engine's step and what follows it
+			# engine's step and what follows it. Builds before CloneRelay.passThrough
+			# (43ad294 and older) called its pieces from feed itself: those are counted
+			# instead (their runtime calls from feed, retains and array clearing, are not:
+			# a lower bound for those builds).
 			for (j = 2; j <= m; j++) {
 				d = inner[j]
-				if (seen[c, d]++ || d !~ /CloneRelayC11passThrough/) continue
+				if (seen[c, d]++ || d !~ prewrite) continue
 				hop += edge[c, d]
 				parts[c SUBSEP d] = edge[c, d]
 			}
