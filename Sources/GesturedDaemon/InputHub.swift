@@ -238,27 +238,30 @@ public actor InputHub {
 
     private func readable(_ session: DeviceSession) {
         guard session.isOpen else { return }
-        let node = session.node
         let outcome: EvdevReadOutcome
         do {
             outcome = try session.device.readAvailable()
         } catch {
-            logger.error("Failed to read input device, closing it", [("device.node", node), ("error", error.description)])
-            removeDevice(node: node, reason: "read error")
+            logger.error("Failed to read input device, closing it", [("device.node", session.node), ("error", error.description)])
+            removeDevice(node: session.node, reason: "read error")
             return
         }
         switch outcome {
         case .events(let events):
-            if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
             followTouches(session)
-            session.outputs.removeAll(keepingCapacity: true)
             if let relay = session.relay {
+                // Nothing ahead of the clone's pass-through that can wait until after it: the
+                // lost events are logged after the feed, the outputs emptied once published
+                // (DESIGN.md, "The clone's hop").
                 if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
+                if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
                 noteCloneRead(session)
             } else {
+                if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
                 session.pipeline.feed(events, into: &session.outputs)
             }
             publish(session.outputs, from: session)
+            session.outputs.removeAll(keepingCapacity: true)
             logDiagnostics(session)
             rearmTimer()
             if session.wantsGrab != (session.relay != nil) { updateGrab(session) }
@@ -266,7 +269,7 @@ public actor InputHub {
             let outputs = session.pipeline.feed(events)
             forwardToClone(outputs, from: session)
             publish(outputs, from: session)
-            removeDevice(node: node, reason: "device gone (ENODEV)")
+            removeDevice(node: session.node, reason: "device gone (ENODEV)")
         }
     }
 

@@ -29,8 +29,15 @@ public final class UInputClone: @unchecked Sendable {
     /// The `phys` value given to the clone.
     public let phys: String
     /// The kernel's form of the events of one write, kept between writes (a frame costs no
-    /// allocation once it has grown to the largest frame).
-    private var buffer: [input_event] = []
+    /// allocation once it has grown to the largest frame), zeroed: the kernel stamps the
+    /// events, their times stay 0.
+    private var buffer = UnsafeMutableBufferPointer<input_event>(start: nil, count: 0)
+
+    private static func zeroedBuffer(capacity: Int) -> UnsafeMutableBufferPointer<input_event> {
+        let buffer = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
+        buffer.initialize(repeating: input_event())
+        return buffer
+    }
 
     /// Creates the clone of `source` (`UI_SET_PHYS`, then
     /// `libevdev_uinput_create_from_device` on the same `/dev/uinput` descriptor).
@@ -72,7 +79,10 @@ public final class UInputClone: @unchecked Sendable {
         sysPath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
     }
 
-    deinit { destroy() }
+    deinit {
+        destroy()
+        buffer.deallocate()
+    }
 
     /// Removes the clone from the system (the compositor sees the device go away). Calling it
     /// again does nothing.
@@ -94,19 +104,23 @@ public final class UInputClone: @unchecked Sendable {
             throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor)
         }
         guard !events.isEmpty else { return }
-        buffer.removeAll(keepingCapacity: true)
-        for event in events {
-            var kernel = input_event()
-            kernel.type = event.usage.type
-            kernel.code = event.usage.code
-            kernel.value = event.value
-            buffer.append(kernel)
+        if buffer.count < events.count {
+            let capacity = max(events.count, buffer.count * 2, 64)
+            buffer.deallocate()
+            buffer = Self.zeroedBuffer(capacity: capacity)
+        }
+        let kernel = buffer
+        for (i, event) in events.enumerated() {
+            kernel[i].type = event.usage.type
+            kernel[i].code = event.usage.code
+            kernel[i].value = event.value
         }
         let size = MemoryLayout<input_event>.stride
         var offset = 0
-        let total = buffer.count * size
+        let total = events.count * size
+        let bytes = UnsafeRawPointer(kernel.baseAddress!)
         while offset < total {
-            let written = buffer.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, total - offset) }
+            let written = Glibc.write(fileDescriptor, bytes + offset, total - offset)
             if written < 0 {
                 let error = Errno.current
                 if error == .interrupted { continue }

@@ -261,6 +261,31 @@ struct CloneFramePlannerTests {
         }
     }
 
+    @Test(
+        "a read that ends inside a frame: the frame waits for the next read, and the clone gets the same events",
+        arguments: [2, 5, 7])
+    func readsEndingInsideFrames(every size: Int) throws {
+        let scripts: [@Sendable (inout GestureSynthesizer) -> GestureScript] = [
+            { $0.drag(fingers: 2, from: .fraction(x: 0.5, y: 0.3), to: .fraction(x: 0.5, y: 0.6), duration: 0.8) },
+            { $0.swipe(fingers: 3, direction: .right, distance: 60, duration: 0.3) },
+        ]
+        for script in scripts {
+            let (source, whole) = try Self.run(script)
+            var cut = ClonePlanRun(device: try Self.touchscreen())
+            var start = 0
+            while start < source.count {
+                let end = min(start + size, source.count)
+                cut.feed(Array(source[start..<end]))
+                start = end
+            }
+            cut.finish()
+            // Reads of `size` events end inside most frames (a frame here is 4 to 15 events).
+            #expect(source.split { $0.usage == .synReport }.contains { $0.count + 1 > size })
+            #expect(cut.clone == whole.clone)
+            #expect(!cut.clone.isEmpty)
+        }
+    }
+
     @Test("a frame that only moves the clone's touches goes out before the engine's step, which then adds nothing")
     func motionPassesThroughBeforeTheStep() throws {
         let device = try Self.touchscreen()

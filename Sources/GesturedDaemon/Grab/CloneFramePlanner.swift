@@ -31,10 +31,11 @@ public struct CloneFramePlanner: Sendable {
 
     struct CloneSlot: Sendable {
         var touch: TouchID?
+        /// Where the touch's values come from (its ``Forwarded`` record, kept here too so the
+        /// pass-through finds it by the slot's index, not by a hash of the touch).
+        var sourceSlot = 0
+        var serial: UInt64 = 0
         var trackingID: Int32 = -1
-        /// What the kernel holds for this slot (``CloneSourceMirror/codes`` order): the
-        /// kernel drops an unchanged value, so only changes are written.
-        var values: [Int32]
         var tool: Int32 = 0
         /// Order of the touch-down, for the single-touch emulation (the oldest contact).
         var order: UInt64 = 0
@@ -49,6 +50,14 @@ public struct CloneFramePlanner: Sendable {
 
     public private(set) var mirror: CloneSourceMirror
     private var slots: [CloneSlot]
+    /// The per-slot codes (the mirror's ``CloneSourceMirror/codes``).
+    private let codes: [UInt16]
+    /// What the kernel holds for each clone slot, `codes.count` values a slot, slot after
+    /// slot (``CloneSourceMirror/codes`` order): the kernel drops an unchanged value, so only
+    /// changes are written.
+    private var kernelValues: [Int32]
+    /// The clone slots that have a touch, in slot order (the order their values are written).
+    private var occupied: [Int] = []
     private var forwarded: [TouchID: Forwarded] = [:]
     private var nextTrackingID: Int32 = 1
     private var nextOrder: UInt64 = 1
@@ -87,7 +96,9 @@ public struct CloneFramePlanner: Sendable {
     public init(device: DeviceDescription) {
         mirror = CloneSourceMirror(device: device)
         let codes = mirror.codes
-        slots = Array(repeating: CloneSlot(values: Array(repeating: 0, count: codes.count)), count: max(1, device.slotCount))
+        self.codes = codes
+        slots = Array(repeating: CloneSlot(), count: max(1, device.slotCount))
+        kernelValues = Array(repeating: 0, count: slots.count * codes.count)
         toolIndex = codes.firstIndex(of: EventUsage.absMTToolType.code)
         xIndex = codes.firstIndex(of: EventUsage.absMTPositionX.code)
         yIndex = codes.firstIndex(of: EventUsage.absMTPositionY.code)
@@ -189,6 +200,9 @@ public struct CloneFramePlanner: Sendable {
                 }
                 forwarded[event.touch] = Forwarded(cloneSlot: cloneSlot, sourceSlot: event.slot, serial: contact.serial)
                 slots[cloneSlot].touch = event.touch
+                occupied.insert(cloneSlot, at: occupied.firstIndex { $0 > cloneSlot } ?? occupied.endIndex)
+                slots[cloneSlot].sourceSlot = event.slot
+                slots[cloneSlot].serial = contact.serial
                 let isLate = contact.startFrame != mirror.frameSerial || !contact.isDown
                 if isLate { lateBegins.append(event.touch) } else { begunNow.append(event.touch) }
             case .moved, .stationary:
@@ -242,11 +256,16 @@ public struct CloneFramePlanner: Sendable {
     /// returns whether any differed from what the clone holds.
     private mutating func writeForwardedValues(skipping skipped: [TouchID], into out: inout [RawEvent]) -> Bool {
         var changed = false
-        for index in slots.indices {
-            guard let id = slots[index].touch, !skipped.contains(id),
-                let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot)
+        // By position, not `for … in occupied`: the loop would hold a copy of the array (a
+        // retain and a release a frame) while `write` changes the planner.
+        var position = 0
+        while position < occupied.count {
+            let index = occupied[position]
+            position += 1
+            guard let id = slots[index].touch, skipped.isEmpty || !skipped.contains(id),
+                let values = mirror.values(serial: slots[index].serial, slot: slots[index].sourceSlot)
             else { continue }
-            if write(contact.values, tool: sourceTool(contact.values), toSlot: index, into: &out) { changed = true }
+            if write(values, tool: sourceTool(values), toSlot: index, into: &out) { changed = true }
         }
         return changed
     }
@@ -268,14 +287,14 @@ public struct CloneFramePlanner: Sendable {
         return slots.indices.first { slots[$0].touch == nil }
     }
 
-    private func sourceTool(_ values: [Int32]) -> Int32 {
+    private func sourceTool(_ values: ArraySlice<Int32>) -> Int32 {
         guard let toolIndex else { return Self.toolFinger }
-        return values[toolIndex]
+        return values[values.startIndex + toolIndex]
     }
 
     private mutating func touchDown(_ id: TouchID, atStart: Bool, into out: inout [RawEvent]) {
         guard let f = forwarded[id], let contact = mirror.contact(serial: f.serial, slot: f.sourceSlot) else { return }
-        let values = atStart ? contact.start : contact.values
+        let values = atStart ? contact.start[...] : contact.values[...]
         let index = f.cloneSlot
         selectSlot(index, into: &out)
         // The tool goes first: libinput reads the slot's tool as the tracking id arrives, and
@@ -291,6 +310,7 @@ public struct CloneFramePlanner: Sendable {
         nextTrackingID = nextTrackingID >= 65_535 ? 1 : nextTrackingID + 1
         slots[index].order = nextOrder
         nextOrder += 1
+        noteActiveSlots()
         write(values, tool: tool, toSlot: index, into: &out)
     }
 
@@ -300,18 +320,34 @@ public struct CloneFramePlanner: Sendable {
         out.append(event(.absMTTrackingID, -1))
         slots[f.cloneSlot].trackingID = -1
         slots[f.cloneSlot].touch = nil
+        occupied.removeAll { $0 == f.cloneSlot }
+        noteActiveSlots()
     }
 
     /// Writes the values of `slot` that differ from what the kernel holds; returns whether any
     /// did.
     @discardableResult
-    private mutating func write(_ values: [Int32], tool: Int32, toSlot index: Int, into out: inout [RawEvent]) -> Bool {
+    private mutating func write(_ values: ArraySlice<Int32>, tool: Int32, toSlot index: Int, into out: inout [RawEvent]) -> Bool {
         var wrote = false
-        let codes = mirror.codes
-        for i in codes.indices where i != toolIndex && values.indices.contains(i) && slots[index].values[i] != values[i] {
+        let base = values.startIndex
+        let held = index * codes.count
+        // Which values differ, one bit a code (at most 15 per-slot codes), found without
+        // writing anything; then each is written, in code order.
+        var differing: UInt32 = 0
+        let count = min(codes.count, values.count)
+        values.withUnsafeBufferPointer { source in
+            kernelValues.withUnsafeBufferPointer { kernel in
+                for i in 0..<count where kernel[held &+ i] != source[i] { differing |= 1 &<< UInt32(i) }
+            }
+        }
+        if let toolIndex { differing &= ~(1 &<< UInt32(toolIndex)) }
+        while differing != 0 {
+            let i = differing.trailingZeroBitCount
+            differing &= differing - 1
+            let value = values[base + i]
             selectSlot(index, into: &out)
-            out.append(RawEvent(time: .zero, type: EventUsage.evAbs, code: codes[i], value: values[i]))
-            slots[index].values[i] = values[i]
+            out.append(RawEvent(time: .zero, type: EventUsage.evAbs, code: codes[i], value: value))
+            kernelValues[held + i] = value
             wrote = true
         }
         if slots[index].tool != tool {
@@ -325,6 +361,25 @@ public struct CloneFramePlanner: Sendable {
 
     /// The slot the kernel has selected for the clone (it keeps it between frames).
     private var currentSlot = 0
+    /// The clone's slots with a tracking id, and the oldest of them (the single-touch
+    /// emulation's): they change only as a touch goes down or lifts, so ``endFrame(into:)``
+    /// does not count them every frame.
+    private var activeCount = 0
+    private var oldestActive: Int?
+    /// The `BTN_TOOL_*` key the active count wants (nil: none, or the device has none).
+    private var wantedToolKey: EventUsage?
+
+    private mutating func noteActiveSlots() {
+        activeCount = 0
+        oldestActive = nil
+        for index in slots.indices where slots[index].trackingID >= 0 {
+            activeCount += 1
+            if oldestActive.map({ slots[index].order < slots[$0].order }) ?? true { oldestActive = index }
+        }
+        let all = Self.fingerKeys
+        let wanted: EventUsage? = activeCount == 0 ? nil : all[min(activeCount, all.count) - 1]
+        wantedToolKey = wanted.flatMap { emulation.toolKeys.contains($0) ? $0 : emulation.toolKeys.last }
+    }
 
     private mutating func selectSlot(_ index: Int, into out: inout [RawEvent]) {
         guard currentSlot != index else { return }
@@ -340,40 +395,28 @@ public struct CloneFramePlanner: Sendable {
     /// clone's own touches, as the kernel's `input_mt_report_pointer_emulation` does it, then
     /// the `SYN_REPORT`.
     private mutating func endFrame(into out: inout [RawEvent]) {
-        // The active slots' count and the oldest of them, without an array per frame.
-        var activeCount = 0
-        var oldestActive: Int?
-        for index in slots.indices where slots[index].trackingID >= 0 {
-            activeCount += 1
-            if oldestActive.map({ slots[index].order < slots[$0].order }) ?? true { oldestActive = index }
-        }
         if emulation.btnTouch, emulated.touch != (activeCount > 0) {
             emulated.touch = activeCount > 0
             out.append(event(.btnTouch, activeCount == 0 ? 0 : 1))
         }
-        if !emulation.toolKeys.isEmpty {
-            let all = Self.fingerKeys
-            let wanted: EventUsage? = activeCount == 0 ? nil : all[min(activeCount, all.count) - 1]
-            let key = wanted.flatMap { emulation.toolKeys.contains($0) ? $0 : emulation.toolKeys.last }
-            if key != emulated.toolKey {
-                if let old = emulated.toolKey { out.append(event(old, 0)) }
-                if let key { out.append(event(key, 1)) }
-                emulated.toolKey = key
-            }
+        if wantedToolKey != emulated.toolKey {
+            if let old = emulated.toolKey { out.append(event(old, 0)) }
+            if let key = wantedToolKey { out.append(event(key, 1)) }
+            emulated.toolKey = wantedToolKey
         }
         if let oldest = oldestActive {
-            let values = slots[oldest].values
-            if emulation.absX, let xIndex, emulated.x != values[xIndex] {
-                emulated.x = values[xIndex]
-                out.append(event(.absX, values[xIndex]))
+            let held = oldest * codes.count
+            if emulation.absX, let xIndex, emulated.x != kernelValues[held + xIndex] {
+                emulated.x = kernelValues[held + xIndex]
+                out.append(event(.absX, kernelValues[held + xIndex]))
             }
-            if emulation.absY, let yIndex, emulated.y != values[yIndex] {
-                emulated.y = values[yIndex]
-                out.append(event(.absY, values[yIndex]))
+            if emulation.absY, let yIndex, emulated.y != kernelValues[held + yIndex] {
+                emulated.y = kernelValues[held + yIndex]
+                out.append(event(.absY, kernelValues[held + yIndex]))
             }
-            if emulation.absPressure, let pressureIndex, emulated.pressure != values[pressureIndex] {
-                emulated.pressure = values[pressureIndex]
-                out.append(event(.absPressure, values[pressureIndex]))
+            if emulation.absPressure, let pressureIndex, emulated.pressure != kernelValues[held + pressureIndex] {
+                emulated.pressure = kernelValues[held + pressureIndex]
+                out.append(event(.absPressure, kernelValues[held + pressureIndex]))
             }
         } else if emulation.absPressure, emulated.pressure != 0 {
             emulated.pressure = 0

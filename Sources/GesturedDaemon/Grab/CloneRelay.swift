@@ -19,15 +19,16 @@ final class CloneRelay {
     private var sinkEvents: [SinkTouchEvent] = []
     /// Reads that contained a `SYN_DROPPED` since ``takeDroppedReads()``.
     private var droppedReads = 0
-    private var frame: [RawEvent] = []
-    /// The clone events of one write, kept between writes (no array per frame).
+    /// The events of a frame a read ended inside (before its `SYN_REPORT`), for the next read.
+    private var partial: [RawEvent] = []
+    /// The clone events of one write, kept between writes (no array per frame); empty
+    /// between writes (each emptied after its write, off the pass-through's path).
     private var planned: [RawEvent] = []
 
     init(clone: any CloneDevice, device: DeviceDescription, configuration: EngineConfiguration) {
         self.clone = clone
         self.planner = CloneFramePlanner(device: device)
         self.consumingGestures = Self.consumingGestures(configuration)
-        frame.reserveCapacity(64)
         planned.reserveCapacity(64)
     }
 
@@ -47,22 +48,48 @@ final class CloneRelay {
     /// to `outputs`. For each frame: the pass-through (the values of the touches the clone
     /// has, when the frame only moved contacts) is written first, in one `write(2)`, then the
     /// engine runs, then what its sink decided is written, before the next frame is judged.
+    /// A frame is a slice of the read (no copy of its events); one the read ends before its
+    /// `SYN_REPORT` waits for the next read.
     func feed(_ events: [RawEvent], pipeline: inout GesturePipeline, into outputs: inout [EngineOutput]) -> SystemError? {
         var failure: SystemError?
-        for event in events {
-            if event.usage == .synDropped { droppedReads += 1 }
-            frame.append(event)
-            guard event.usage == .synReport else { continue }
-            planner.observeSource(frame)
-            planned.removeAll(keepingCapacity: true)
-            planner.passThrough(into: &planned)
-            if let error = write(planned) { failure = failure ?? error }
-            let start = outputs.count
-            pipeline.feed(frame, into: &outputs)
-            frame.removeAll(keepingCapacity: true)
-            if let error = plan(outputs[start...]) { failure = failure ?? error }
+        var start = events.startIndex
+        for index in events.indices {
+            let usage = events[index].usage
+            if usage == .synDropped { droppedReads += 1 }
+            guard usage == .synReport else { continue }
+            let error: SystemError?
+            if partial.isEmpty {
+                error = step(events[start...index], pipeline: &pipeline, into: &outputs)
+            } else {
+                partial += events[start...index]
+                error = step(partial[...], pipeline: &pipeline, into: &outputs)
+                partial.removeAll(keepingCapacity: true)
+            }
+            if let error { failure = failure ?? error }
+            start = index + 1
         }
+        if start < events.endIndex { partial += events[start...] }
         return failure
+    }
+
+    /// One source frame: its pass-through, then the engine's step, then its sink's decisions.
+    private func step(_ frame: ArraySlice<RawEvent>, pipeline: inout GesturePipeline, into outputs: inout [EngineOutput]) -> SystemError? {
+        var failure = passThrough(frame)
+        planned.removeAll(keepingCapacity: true)
+        let start = outputs.count
+        pipeline.feed(frame, into: &outputs)
+        if let error = plan(outputs[start...]) { failure = failure ?? error }
+        return failure
+    }
+
+    /// The hop proper: the source frame observed and its pass-through written to the clone.
+    /// Out of line, so that a profile counts it whole
+    /// (`scripts/vm/latency/clone-instructions.sh`).
+    @inline(never)
+    private func passThrough(_ frame: ArraySlice<RawEvent>) -> SystemError? {
+        planner.observeSource(frame)
+        planner.passThrough(into: &planned)
+        return write(planned)
     }
 
     /// Plans and writes the sink part of outputs that came from no source frame (timers,
@@ -75,9 +102,10 @@ final class CloneRelay {
     private func plan(_ outputs: some Collection<EngineOutput>) -> SystemError? {
         sinkEvents.removeAll(keepingCapacity: true)
         for output in outputs { if case .touch(let t) = output { sinkEvents.append(t) } }
-        planned.removeAll(keepingCapacity: true)
         planner.plan(sinkEvents, into: &planned)
-        return write(planned)
+        let error = write(planned)
+        planned.removeAll(keepingCapacity: true)
+        return error
     }
 
     /// The number of reads with lost events since the last call.

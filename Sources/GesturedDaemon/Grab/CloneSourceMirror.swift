@@ -6,6 +6,10 @@ public import GestureEngine
 ///
 /// Each slot keeps the contact now in it and the one before (a touch held back by a
 /// recognizer may be replayed after its slot was reused). Pure value type.
+///
+/// A frame costs the mirror only its events' values: every slot's values live in one array
+/// (``codes`` order, slot after slot), and a contact still down reads its values there; a
+/// contact's own copy is made when it lifts (DESIGN.md, "The clone's hop").
 public struct CloneSourceMirror: Sendable {
     /// One contact of one slot, from its tracking id to its lift.
     public struct Contact: Sendable, Hashable {
@@ -24,7 +28,8 @@ public struct CloneSourceMirror: Sendable {
     }
 
     struct Slot: Sendable {
-        var values: [Int32]
+        /// The contact now in the slot; while it is down its ``Contact/values`` are not kept
+        /// (the slot's values are its values) until it lifts.
         var current: Contact?
         var previous: Contact?
     }
@@ -32,7 +37,13 @@ public struct CloneSourceMirror: Sendable {
     /// The per-slot axes copied, in order: every `ABS_MT_*` code of the source except
     /// `ABS_MT_SLOT` and `ABS_MT_TRACKING_ID`.
     public let codes: [UInt16]
+    /// For each `ABS_*` code, its index in ``codes`` plus one; 0 for a code not copied.
+    private let codeIndex: [UInt8]
+    /// Every slot's values now: `codes.count` of them a slot, slot after slot.
+    private var values: [Int32]
     private(set) var slots: [Slot]
+    /// Each slot's contact down now, by its serial; 0 when none is (serials start at 1).
+    private var downSerials: [UInt64]
     private var slot = 0
     private var nextSerial: UInt64 = 1
     /// Source frames seen (`SYN_REPORT`s).
@@ -52,11 +63,17 @@ public struct CloneSourceMirror: Sendable {
             codes.append(code)
         }
         self.codes = codes
-        let initial = codes.map { device.axes[$0]?.minimum ?? 0 }
-        let toolIndex = codes.firstIndex(of: EventUsage.absMTToolType.code)
-        var values = initial
-        if let toolIndex { values[toolIndex] = 0 }
-        slots = Array(repeating: Slot(values: values), count: max(1, device.slotCount))
+        var codeIndex = [UInt8](repeating: 0, count: Int(EventUsage.absMaximum) + 1)
+        for (i, code) in codes.enumerated() { codeIndex[Int(code)] = UInt8(i + 1) }
+        self.codeIndex = codeIndex
+        var initial = codes.map { device.axes[$0]?.minimum ?? 0 }
+        if let toolIndex = codes.firstIndex(of: EventUsage.absMTToolType.code) { initial[toolIndex] = 0 }
+        let slotCount = max(1, device.slotCount)
+        values = []
+        values.reserveCapacity(slotCount * codes.count)
+        for _ in 0..<slotCount { values += initial }
+        slots = Array(repeating: Slot(), count: slotCount)
+        downSerials = Array(repeating: 0, count: slotCount)
     }
 
     /// The index of `code` in ``codes``.
@@ -66,20 +83,48 @@ public struct CloneSourceMirror: Sendable {
     /// it had begun by then, else the previous one.
     public func contact(slot index: Int, at time: Timestamp) -> Contact? {
         guard slots.indices.contains(index) else { return nil }
-        if let current = slots[index].current, current.startTime <= time { return current }
-        return slots[index].previous ?? slots[index].current
+        if let current = slots[index].current, current.startTime <= time { return filled(current, slot: index) }
+        if let previous = slots[index].previous { return previous }
+        return slots[index].current.map { filled($0, slot: index) }
     }
 
     /// The contact with `serial`, if the mirror still knows it.
     public func contact(serial: UInt64, slot index: Int) -> Contact? {
         guard slots.indices.contains(index) else { return nil }
-        if let c = slots[index].current, c.serial == serial { return c }
+        if let c = slots[index].current, c.serial == serial { return filled(c, slot: index) }
         if let c = slots[index].previous, c.serial == serial { return c }
         return nil
     }
 
+    /// The values now (or at the lift) of the contact with `serial`, without a copy of them:
+    /// the clone's path asks this every frame for every touch it has.
+    @inline(__always)
+    func values(serial: UInt64, slot index: Int) -> ArraySlice<Int32>? {
+        guard index >= 0, index < downSerials.count else { return nil }
+        if downSerials[index] == serial { return slotValues(index) }
+        return liftedValues(serial: serial, slot: index)
+    }
+
+    private func liftedValues(serial: UInt64, slot index: Int) -> ArraySlice<Int32>? {
+        if let c = slots[index].current, c.serial == serial, !c.isDown { return c.values[...] }
+        if let c = slots[index].previous, c.serial == serial { return c.values[...] }
+        return nil
+    }
+
+    /// A contact as callers see it: one still down has its slot's values.
+    private func filled(_ contact: Contact, slot index: Int) -> Contact {
+        guard contact.isDown else { return contact }
+        var contact = contact
+        contact.values = Array(slotValues(index))
+        return contact
+    }
+
+    private func slotValues(_ index: Int) -> ArraySlice<Int32> {
+        values[index * codes.count..<(index + 1) * codes.count]
+    }
+
     /// Whether some contact is down on the source.
-    public var hasContactDown: Bool { slots.contains { $0.current?.isDown ?? false } }
+    public var hasContactDown: Bool { downSerials.contains { $0 != 0 } }
 
     /// Takes one source event.
     public mutating func feed(_ event: RawEvent) {
@@ -94,8 +139,8 @@ public struct CloneSourceMirror: Sendable {
                 slot = Int(event.value)
             } else if code == EventUsage.absMTTrackingID.code {
                 setTrackingID(event.value)
-            } else if slots.indices.contains(slot), let i = codes.firstIndex(of: code) {
-                slots[slot].values[i] = event.value
+            } else if code < codeIndex.count, codeIndex[Int(code)] != 0, slot >= 0, slot < slots.count {
+                values[slot * codes.count + Int(codeIndex[Int(code)]) - 1] = event.value
             }
         default:
             break
@@ -108,14 +153,16 @@ public struct CloneSourceMirror: Sendable {
             if old.trackingID == id { return }
             contactsChanging = true
             old.isDown = false
-            old.values = slots[slot].values
+            old.values = Array(slotValues(slot))
             slots[slot].current = old
+            downSerials[slot] = 0
         }
         guard id >= 0 else { return }
         contactsChanging = true
         slots[slot].previous = slots[slot].current
         slots[slot].current = Contact(
             serial: nextSerial, trackingID: id, start: [], values: [], startTime: .zero, startFrame: 0, isDown: true)
+        downSerials[slot] = nextSerial
         nextSerial += 1
         opened.append(slot)
     }
@@ -124,24 +171,14 @@ public struct CloneSourceMirror: Sendable {
         frameSerial += 1
         lastFrameChangedContacts = contactsChanging
         contactsChanging = false
+        guard !opened.isEmpty else { return }
         for index in opened {
             guard var c = slots[index].current, c.start.isEmpty else { continue }
-            c.start = slots[index].values
+            c.start = Array(slotValues(index))
             c.startTime = time
             c.startFrame = frameSerial
             slots[index].current = c
         }
         opened.removeAll(keepingCapacity: true)
-        // The contact's values are copied element by element into its own array: assigning
-        // the slot's array would share it, and the next frame's first value would then copy
-        // the whole array (a heap allocation a frame and touch on the clone's path).
-        for index in slots.indices where slots[index].current?.isDown ?? false {
-            let values = slots[index].values
-            if slots[index].current!.values.count == values.count {
-                for i in values.indices { slots[index].current!.values[i] = values[i] }
-            } else {
-                slots[index].current!.values = values.map { $0 }
-            }
-        }
     }
 }

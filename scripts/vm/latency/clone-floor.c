@@ -5,6 +5,10 @@
  * gestured's clone (Grab=yes) could reach if its own work cost nothing.
  * Prints the clone's node on stdout once it exists; ends when the source
  * goes away or on SIGTERM.
+ * LATENCY_FLOOR_SPIN=N: before each write, N turns of a loop of 6
+ * instructions (a load, an add and a store of a volatile, the count): a
+ * calibration, what hot instructions on the hop cost under the emulator
+ * (clone-guest.sh's "spin" reader).
  * Usage: latency-clone-floor /dev/input/eventN */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +16,11 @@
 #include <libevdev/libevdev.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static volatile unsigned long spun;
 
 int main(int argc, char **argv)
 {
@@ -21,6 +28,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: latency-clone-floor /dev/input/eventN\n");
 		return 2;
 	}
+	const char *spin_env = getenv("LATENCY_FLOOR_SPIN");
+	long spin = spin_env ? atol(spin_env) : 0;
 	int fd = open(argv[1], O_RDONLY | O_NONBLOCK);
 	struct libevdev *dev = NULL;
 	struct libevdev_uinput *clone = NULL;
@@ -53,6 +62,8 @@ int main(int argc, char **argv)
 				n = 0;
 			}
 		}
+		for (long i = 0; i < spin; i++)
+			spun += (unsigned long)i;
 		if (n && write(out, batch, n * sizeof batch[0]) < 0)
 			perror("latency-clone-floor: write");
 		if (rc == -ENODEV)

@@ -10,7 +10,10 @@
 #   floor   latency-clone-floor grabs it and copies every read into a uinput
 #           clone at once, libinput reads that clone: one hop, nothing else;
 #   clone   the daemon ($GESTURED_BIN) grabs it, libinput reads its clone;
-#   before  the same with $GESTURED_BASELINE_BIN, when set (a build to compare).
+#   before  the same with $GESTURED_BASELINE_BIN, when set (a build to compare);
+#   spin    with GESTURED_FLOOR_SPIN=N set: the floor spinning N turns of a
+#           6-instruction loop before each write (LATENCY_FLOOR_SPIN), what
+#           that many hot instructions add to a hop under the emulator.
 # Prints "<reader> samples N p50 P p99 Q" (µs, player's write to libinput's
 # event), then "<reader>.hop ..." (player's write to the kernel's stamp of the
 # frame libinput read: the hop's own time, about 0 for direct) and
@@ -95,14 +98,15 @@ daemon_round() {
 	vm_wait_until 10 "the clone to go" no_clone
 }
 
-# floor_round: one round through latency-clone-floor's clone.
+# floor_round [LABEL SPIN]: one round through latency-clone-floor's clone
+# (LABEL default floor, SPIN default 0).
 floor_round() {
-	"$bin/latency-clone-floor" "$source" > "$raw/floor.node" 2> "$VM_SCRATCH/floor.err" &
+	LATENCY_FLOOR_SPIN=${2:-0} "$bin/latency-clone-floor" "$source" > "$raw/floor.node" 2> "$VM_SCRATCH/floor.err" &
 	_floor=$!
 	vm_wait_until 10 "latency-clone-floor's clone" sh -c "[ -s '$raw/floor.node' ]" || { cat "$VM_SCRATCH/floor.err" >&2; return 1; }
 	vm_settle
 	measure warm-up "$(cat "$raw/floor.node")" || return 1
-	measure floor "$(cat "$raw/floor.node")" || return 1
+	measure "${1:-floor}" "$(cat "$raw/floor.node")" || return 1
 	kill "$_floor"
 	wait "$_floor" 2>/dev/null
 	return 0
@@ -112,6 +116,7 @@ vm_create_device "$desc" || exit 1
 source=$VM_NODE
 labels="direct floor clone"
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
+[ -n "${GESTURED_FLOOR_SPIN:-}" ] && labels="$labels spin"
 for l in $labels; do : > "$raw/$l"; : > "$raw/$l.hop"; : > "$raw/$l.libinput"; : > "$raw/$l.missed"; done
 # the readers take turns within each round, so that the guest's load drifts alike for all
 i=0
@@ -120,6 +125,7 @@ while [ "$i" -lt "$rounds" ]; do
 	floor_round || exit 1
 	daemon_round clone "$GESTURED_BIN" || exit 1
 	if [ -n "${GESTURED_BASELINE_BIN:-}" ]; then daemon_round before "$GESTURED_BASELINE_BIN" || exit 1; fi
+	if [ -n "${GESTURED_FLOOR_SPIN:-}" ]; then floor_round spin "$GESTURED_FLOOR_SPIN" || exit 1; fi
 	i=$((i + 1))
 done
 for l in $labels; do summary "$l"; done

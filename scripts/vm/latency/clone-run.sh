@@ -7,7 +7,9 @@
 # Usage: scripts/vm/latency/clone-run.sh [ROUNDS]   (a 2 s drag a reader and round, default 5)
 # Environment: GESTURED_BIN (the gestured to measure; default .build/debug's),
 # GESTURED_BASELINE_BIN (optional: a second build measured in the same guest
-# run, reported as "before").
+# run, reported as "before"), GESTURED_FLOOR_SPIN=N (optional: the floor again
+# with N turns of a 6-instruction loop before each write, reported as "spin":
+# what hot instructions cost a hop under the emulator).
 #
 # latency = the moment libinput delivers a touch event - the moment the player
 # wrote its frame into the touchscreen's node (the kernel stamps it then), the
@@ -27,12 +29,13 @@ cc -O2 -Wall -Wextra -o "$bin/latency-touch-libinput" "$here/touch-libinput.c" $
 cc -O2 -Wall -Wextra -o "$bin/latency-clone-floor" "$here/clone-floor.c" $(pkg-config --cflags --libs libevdev)
 export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
 readers=6
-[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=8
+[ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=$((readers + 2))
+[ -n "${GESTURED_FLOOR_SPIN:-}" ] && readers=$((readers + 2))
 out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((120 + rounds * readers * 25))}" "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
 	END {
-		n = split("floor clone before", r, " ")
+		n = split("floor spin clone before", r, " ")
 		for (i = 1; i <= n; i++) {
 			if (!(p50[r[i]] && p50["direct"])) continue
 			printf "%s adds p50 %d us, p99 %d us to direct libinput (hop alone p50 %d, p99 %d)\n", r[i],
