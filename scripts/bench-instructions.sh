@@ -10,7 +10,8 @@
 #
 # Usage: scripts/bench-instructions.sh [--touchpad | --guest-cycle] [BENCH]
 #        (default .build/release/gestured-bench; build it with:
-#        swift build -c release --product gestured-bench --product gesturectl)
+#        swift build -c release --product gestured-bench; swift build -c release --product gesturectl:
+#        SwiftPM builds only the last of several --product options)
 #        --touchpad replays the touchpad cycle on the demo clickpad (the touch filter's
 #        touchpad stages on the path) instead of the touchscreen's.
 #        --guest-cycle replays the guest latency benchmark's own cycle (the T650's description,
