@@ -13,7 +13,14 @@
 #   before  the same with $GESTURED_BASELINE_BIN, when set (a build to compare);
 #   spin    with GESTURED_FLOOR_SPIN=N set: the floor spinning N turns of a
 #           6-instruction loop before each write (LATENCY_FLOOR_SPIN), what
-#           that many hot instructions add to a hop under the emulator.
+#           that many hot instructions add to a hop under the emulator;
+#   reader, relay  the latency benchmark's bare libevdev reader and its relay
+#           (scripts/vm/latency/run.sh: the reader forwarding each frame over a
+#           Unix socket to a second process) on a fresh touchscreen of the same
+#           description, the same drag: what one hop adds in this guest run,
+#           issue 13's yardstick for the clone (relay - reader against
+#           clone - direct). Their latency is the frame's kernel stamp to the
+#           wake-up (reader) or the receipt (relay); only the "all" line.
 # Prints "<reader> samples N p50 P p99 Q" (µs, player's write to libinput's
 # event), then "<reader>.hop ..." (player's write to the kernel's stamp of the
 # frame libinput read: the hop's own time, about 0 for direct) and
@@ -112,12 +119,35 @@ floor_round() {
 	return 0
 }
 
+# hop_round LABEL PROGRAM: one round of latency-PROGRAM (floor or relay) on a
+# fresh touchscreen: the drag once unmeasured, then once measured (samples of
+# frames stamped after the moment between the two); the device is then
+# removed, which ends the reader and makes it save its samples.
+hop_round() {
+	_node_saved=$VM_NODE
+	_device_saved=$VM_DEVICE_PID
+	vm_create_device "$desc" || return 1
+	_node=$VM_NODE
+	: > "$raw/$1.pairs"
+	"$bin/latency-$2" "$_node" "$raw/$1.pairs" > "$VM_SCRATCH/$1.out" 2>&1 &
+	_hop_reader=$!
+	vm_wait_until 30 "$1 to open $_node" vm_has_open "$_hop_reader" "$_node" || return 1
+	"$bin/latency-touch-player" "$_node" "$drag" /dev/null || return 1
+	_bound=$("$bin/latency-now")
+	"$bin/latency-touch-player" "$_node" "$drag" /dev/null || return 1
+	vm_remove_device "$VM_DEVICE_PID"
+	vm_wait_exit 30 "$_hop_reader" > /dev/null
+	VM_NODE=$_node_saved
+	VM_DEVICE_PID=$_device_saved
+	awk -v bound="$_bound" '$1 > bound { print $2 }' "$raw/$1.pairs" >> "$raw/$1"
+}
+
 vm_create_device "$desc" || exit 1
 source=$VM_NODE
 labels="direct floor clone"
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
 [ -n "${GESTURED_FLOOR_SPIN:-}" ] && labels="$labels spin"
-for l in $labels; do : > "$raw/$l"; : > "$raw/$l.hop"; : > "$raw/$l.libinput"; : > "$raw/$l.missed"; done
+for l in $labels reader relay; do : > "$raw/$l"; : > "$raw/$l.hop"; : > "$raw/$l.libinput"; : > "$raw/$l.missed"; done
 # the readers take turns within each round, so that the guest's load drifts alike for all
 i=0
 while [ "$i" -lt "$rounds" ]; do
@@ -126,7 +156,11 @@ while [ "$i" -lt "$rounds" ]; do
 	daemon_round clone "$GESTURED_BIN" || exit 1
 	if [ -n "${GESTURED_BASELINE_BIN:-}" ]; then daemon_round before "$GESTURED_BASELINE_BIN" || exit 1; fi
 	if [ -n "${GESTURED_FLOOR_SPIN:-}" ]; then floor_round spin "$GESTURED_FLOOR_SPIN" || exit 1; fi
+	hop_round reader floor || exit 1
+	hop_round relay relay || exit 1
 	i=$((i + 1))
 done
 for l in $labels; do summary "$l"; done
+percentiles reader
+percentiles relay
 exit 0
