@@ -5,7 +5,7 @@ extension Array {
     /// lists (a frame's began, ended and cancelled touches, a step's actions) are empty in
     /// most frames (DESIGN.md, "Copies the steady frame did not need").
     @inline(__always)
-    package mutating func clear() {
+    mutating func clear() {
         if !isEmpty { removeAll(keepingCapacity: true) }
     }
 }
