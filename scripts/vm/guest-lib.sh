@@ -241,3 +241,25 @@ vm_count() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
 # vm_received_at_least N PATTERN: whether the client has received at least N
 # lines matching PATTERN.
 vm_received_at_least() { [ "$(vm_count "$VM_RECEIVED" "$2")" -ge "$1" ]; }
+
+# vm_callgrind_slowed RECORDING: prints the path of RECORDING played
+# GESTURED_CALLGRIND_SLOWDOWN times slower (default 8): a process under
+# callgrind in the emulator takes longer than a frame's interval, and one that
+# falls behind overflows the kernel's buffer and resynchronises, which is not
+# the path to count. The same frames, further apart.
+vm_callgrind_slowed() {
+	awk -v f="${GESTURED_CALLGRIND_SLOWDOWN:-8}" '/^E: / { $2 = sprintf("%.6f", $2 * f) } { print }' "$1" > "$1.slow" || return 1
+	echo "$1.slow"
+}
+
+# vm_callgrind_scratch: where callgrind's files go in the guest (whose /tmp is
+# the host's, read-only): sets VM_CALLGRIND_OUT ($GESTURED_VM_OUT/callgrind,
+# the profiles) and VM_VGDB_PREFIX (callgrind_control's --vgdb-prefix), and
+# points TMPDIR at scratch.
+vm_callgrind_scratch() {
+	VM_CALLGRIND_OUT=$GESTURED_VM_OUT/callgrind
+	mkdir -p "$VM_CALLGRIND_OUT"
+	export TMPDIR=$VM_SCRATCH/tmp
+	mkdir -p "$TMPDIR"
+	VM_VGDB_PREFIX=--vgdb-prefix=$VM_SCRATCH/vgdb
+}

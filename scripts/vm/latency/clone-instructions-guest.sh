@@ -17,20 +17,11 @@ set -u
 bin=$1
 desc=$GESTURED_REPO/Tests/EndToEndTests/Devices/elan-touchscreen.desc
 drag=$(vm_synth "$desc" "drag fingers=1 x=0.1 y=0.5 to-x=0.9 to-y=0.5 duration=2") || exit 1
-# Played GESTURED_CALLGRIND_SLOWDOWN times slower (default 8), as in
-# instructions-guest.sh: a process under callgrind in the emulator that falls
-# behind overflows the kernel's buffer and resynchronises, which is not the
-# path to count. The same frames, further apart.
-slowdown=${GESTURED_CALLGRIND_SLOWDOWN:-8}
-awk -v f="$slowdown" '/^E: / { $2 = sprintf("%.6f", $2 * f) } { print }' "$drag" > "$drag.slow"
-drag=$drag.slow
+drag=$(vm_callgrind_slowed "$drag") || exit 1
 frames=$(grep -c '^E: [0-9.]* 0000 0000 0000' "$drag")
-out=$GESTURED_VM_OUT/callgrind
-mkdir -p "$out"
-# the guest's /tmp is the host's, read-only: valgrind's files go to scratch
-export TMPDIR=$VM_SCRATCH/tmp
-mkdir -p "$TMPDIR"
-prefix=--vgdb-prefix=$VM_SCRATCH/vgdb
+vm_callgrind_scratch
+out=$VM_CALLGRIND_OUT
+prefix=$VM_VGDB_PREFIX
 vm_start_udevd || exit 1
 
 # measure PID: the unmeasured drag, then one drag collected in PID

@@ -17,20 +17,11 @@ cycle=$(vm_synth "$desc" "swipe fingers=3 direction=left
 swipe fingers=4 direction=up
 pinch scale=2
 pinch scale=0.5") || exit 1
-# Played GESTURED_CALLGRIND_SLOWDOWN times slower (default 8): a process under
-# callgrind in the emulator takes longer than a frame's interval, and one that
-# falls behind overflows the kernel's buffer and resynchronises, which is not
-# the path to count. The same frames, further apart.
-slowdown=${GESTURED_CALLGRIND_SLOWDOWN:-8}
-awk -v f="$slowdown" '/^E: / { $2 = sprintf("%.6f", $2 * f) } { print }' "$cycle" > "$cycle.slow"
-cycle=$cycle.slow
+cycle=$(vm_callgrind_slowed "$cycle") || exit 1
 frames=$(grep -c '^E: [0-9.]* 0000 0000 0000' "$cycle")
-out=$GESTURED_VM_OUT/callgrind
-mkdir -p "$out"
-# the guest's /tmp is the host's, read-only: valgrind's files go to scratch
-export TMPDIR=$VM_SCRATCH/tmp
-mkdir -p "$TMPDIR"
-prefix=--vgdb-prefix=$VM_SCRATCH/vgdb
+vm_callgrind_scratch
+out=$VM_CALLGRIND_OUT
+prefix=$VM_VGDB_PREFIX
 vm_start_udevd || exit 1
 
 # measure WHO PID...: the unmeasured cycle, then one cycle collected in PIDs
