@@ -100,6 +100,15 @@ pinch scale=0.5"
   done
   short=$(count short --recording "$work/cycle4.evemu")
   long=$(count long --recording "$work/cycle12.evemu")
+  # Calls on the path (the replay step and the deferred fan-out, nothing else collected), each
+  # call instruction's count kept (--dump-instr): what the guest's emulator charges by the call
+  # site more than by the instruction (DESIGN.md "What the emulator charges").
+  for n in 4 12; do
+    valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$work/calls$n.out" \
+      --toggle-collect='$s14GesturedDaemon8InputHubC10stepReplay*LL4slotySi_tF' --toggle-collect='$s14GesturedDaemon9IPCServerC13fanOutPendingyyF' \
+      "$bench" daemon --clients 1 --devices 1 --idle-seconds 0 --recording "$work/cycle$n.evemu" > "$work/calls$n.txt" 2> "$work/calls$n.valgrind" ||
+      { cat "$work/calls$n.txt" "$work/calls$n.valgrind" >&2; exit 1; }
+  done
   counts=$(echo "$short $long" | awk '{ printf "%d", $8 - $1; for (i = 2; i <= 7; i++) printf " %s", ($i == "-" || $(i + 7) == "-") ? "-" : $(i + 7) - $i; print "" }')
   surface="the guest's T650 cycle, warm: 12 cycles minus 4"
 else
@@ -116,4 +125,8 @@ echo "      engine (GestureEngine.process(_:into:)):      $(per "$engine")"
 echo "    publishing (wire mapping, encoding, fan-out):   $(per "$publishing")"
 echo "      encoding gesture lines (WireMapping.writeGesture): $(per "$encoding")"
 echo "      fan-out and write (IPCServer.fanOut):         $(per "$fanout")"
+if [ -n "$guest_cycle" ]; then
+  read -r _ calls _ sites < <(awk -v frames="$frames" -v base="$work/calls4.out" -f scripts/callgrind-calls.awk "$work/calls4.out" "$work/calls12.out")
+  echo "  calls on the path: $calls a frame, from about $sites distinct call sites a frame (DESIGN.md \"What the emulator charges\")"
+fi
 [ "$path" != "-" ] && [ "$engine" != "-" ] && awk -v p="$path" -v e="$engine" 'BEGIN { printf "  daemon path / engine: %.2fx\n", p / e }'

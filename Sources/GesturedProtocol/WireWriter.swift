@@ -330,11 +330,49 @@ public struct WireCursor {
         position += 1
     }
 
-    @inlinable
+    /// Copies `source`. Up to 32 bytes (a key with its punctuation, most names and values)
+    /// take two overlapping loads and stores of the widest size that fits instead of a
+    /// `memcpy` call: a line has some twenty such copies, and the guest's emulator charges
+    /// each distinct call site about a thousand hot instructions a wake-up (DESIGN.md "What
+    /// the emulator charges"). Not a byte loop: the compiler turns that back into `memcpy`.
+    /// Always inlined: a call to it would cost what the `memcpy` call did.
+    @inlinable @inline(__always)
     public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return }
-        position.initialize(from: base, count: source.count)
-        position += source.count
+        let n = source.count
+        let from = UnsafeRawPointer(base)
+        let to = UnsafeMutableRawPointer(position)
+        switch n {
+        case 0:
+            break
+        case 1...3:
+            // first, middle and last byte (the same byte twice when n < 3)
+            to.storeBytes(of: from.load(as: UInt8.self), as: UInt8.self)
+            to.storeBytes(of: from.load(fromByteOffset: n / 2, as: UInt8.self), toByteOffset: n / 2, as: UInt8.self)
+            to.storeBytes(of: from.load(fromByteOffset: n - 1, as: UInt8.self), toByteOffset: n - 1, as: UInt8.self)
+        case 4...7:
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        case 8...16:
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        case 17...32:
+            let a = from.loadUnaligned(as: UInt64.self)
+            let b = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = from.loadUnaligned(fromByteOffset: n - 16, as: UInt64.self)
+            let d = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            to.storeBytes(of: a, as: UInt64.self)
+            to.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: c, toByteOffset: n - 16, as: UInt64.self)
+            to.storeBytes(of: d, toByteOffset: n - 8, as: UInt64.self)
+        default:
+            position.initialize(from: base, count: n)
+        }
+        position += n
     }
 
     /// `"text"` when nothing in it needs an escape; false (nothing written) otherwise.

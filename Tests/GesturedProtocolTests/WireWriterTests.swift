@@ -121,4 +121,24 @@ struct WireWriterTests {
             .touch(TouchEventMessage(device: "odd\u{1}name", timeUS: 1, touchID: 2, phase: .began, xMM: 1, yMM: 2)))
         #expect(line.contains("\\u0001"))
     }
+
+    @Test("the cursor copies every length byte for byte, at every offset, and nothing past the end")
+    func cursorCopies() {
+        let source = (0..<80).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...70 {
+            for offset in 0..<3 {
+                var out = [UInt8](repeating: 0xEE, count: 100)
+                let count = out.withUnsafeMutableBufferPointer { buffer in
+                    source.withUnsafeBufferPointer { from in
+                        var c = WireCursor(buffer.baseAddress! + offset)
+                        c.bytes(UnsafeBufferPointer(rebasing: from[offset..<(offset + length)]))
+                        return c.count
+                    }
+                }
+                #expect(count == length)
+                #expect(Array(out[offset..<(offset + length)]) == Array(source[offset..<(offset + length)]), "\(length) bytes at \(offset)")
+                #expect(out[..<offset].allSatisfy { $0 == 0xEE } && out[(offset + length)...].allSatisfy { $0 == 0xEE }, "\(length) bytes at \(offset): written outside")
+            }
+        }
+    }
 }

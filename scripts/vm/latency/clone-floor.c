@@ -9,6 +9,11 @@
  * instructions (a load, an add and a store of a volatile, the count): a
  * calibration, what hot instructions on the hop cost under the emulator
  * (clone-guest.sh's "spin" reader).
+ * LATENCY_FLOOR_CALLS=calls: before each write, 256 calls from 256 call sites
+ * to 256 small functions (16 KiB of code): what a distinct call site costs a
+ * hop once per wake-up under the emulator (clone-guest.sh's "calls" reader).
+ * LATENCY_FLOOR_CALLS=pages: 64 such calls, each function on a page of its
+ * own: what a code page touched once per wake-up adds ("pages").
  * Usage: latency-clone-floor /dev/input/eventN */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +27,33 @@
 
 static volatile unsigned long spun;
 
+/* 256 functions, each with its own constant (so that no two are folded into
+ * one), 64 bytes apart; 64 more a page apart. */
+#define SMALL(h, l) __attribute__((noinline, aligned(64))) static unsigned long s##h##l(unsigned long x) { return x * 3 + 0x##h##l; }
+#define PAGED(h, l) __attribute__((noinline, aligned(4096))) static unsigned long p##h##l(unsigned long x) { return x * 5 + 0x##h##l; }
+#define ROW(M, h) M(h, 0) M(h, 1) M(h, 2) M(h, 3) M(h, 4) M(h, 5) M(h, 6) M(h, 7) \
+	M(h, 8) M(h, 9) M(h, a) M(h, b) M(h, c) M(h, d) M(h, e) M(h, f)
+#define ROWS4(M) ROW(M, 0) ROW(M, 1) ROW(M, 2) ROW(M, 3)
+#define ROWS16(M) ROWS4(M) ROW(M, 4) ROW(M, 5) ROW(M, 6) ROW(M, 7) ROW(M, 8) ROW(M, 9) \
+	ROW(M, a) ROW(M, b) ROW(M, c) ROW(M, d) ROW(M, e) ROW(M, f)
+ROWS16(SMALL)
+ROWS4(PAGED)
+#define CALL_SMALL(h, l) acc = s##h##l(acc);
+#define CALL_PAGED(h, l) acc = p##h##l(acc);
+
+/* Each call is its own call site: after a context switch the emulator looks
+ * up each distinct call target and return address again. */
+static void distinct_calls(int paged)
+{
+	unsigned long acc = spun;
+	if (paged) {
+		ROWS4(CALL_PAGED)
+	} else {
+		ROWS16(CALL_SMALL)
+	}
+	spun = acc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -30,6 +62,12 @@ int main(int argc, char **argv)
 	}
 	const char *spin_env = getenv("LATENCY_FLOOR_SPIN");
 	long spin = spin_env ? atol(spin_env) : 0;
+	const char *calls_env = getenv("LATENCY_FLOOR_CALLS");
+	int calls = calls_env && strcmp(calls_env, "calls") == 0 ? 1 : calls_env && strcmp(calls_env, "pages") == 0 ? 2 : 0;
+	if (calls_env && *calls_env && !calls) {
+		fprintf(stderr, "latency-clone-floor: LATENCY_FLOOR_CALLS=%s: expected calls or pages\n", calls_env);
+		return 2;
+	}
 	int fd = open(argv[1], O_RDONLY | O_NONBLOCK);
 	struct libevdev *dev = NULL;
 	struct libevdev_uinput *clone = NULL;
@@ -64,6 +102,8 @@ int main(int argc, char **argv)
 		}
 		for (long i = 0; i < spin; i++)
 			spun += (unsigned long)i;
+		if (calls)
+			distinct_calls(calls == 2);
 		if (n && write(out, batch, n * sizeof batch[0]) < 0)
 			perror("latency-clone-floor: write");
 		if (rc == -ENODEV)

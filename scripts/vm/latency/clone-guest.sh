@@ -14,6 +14,10 @@
 #   spin    with GESTURED_FLOOR_SPIN=N set: the floor spinning N turns of a
 #           6-instruction loop before each write (LATENCY_FLOOR_SPIN), what
 #           that many hot instructions add to a hop under the emulator;
+#   calls, pages  with GESTURED_FLOOR_CALLS=1 set: the floor making 256
+#           calls from distinct call sites before each write, then 64 calls
+#           to functions a page apart (LATENCY_FLOOR_CALLS): what a call site
+#           and a code page run once per wake-up add to a hop;
 #   reader, relay  the latency benchmark's bare libevdev reader and its relay
 #           (scripts/vm/latency/run.sh: the reader forwarding each frame over a
 #           Unix socket to a second process) on a fresh touchscreen of the same
@@ -105,10 +109,11 @@ daemon_round() {
 	vm_wait_until 10 "the clone to go" no_clone
 }
 
-# floor_round [LABEL SPIN]: one round through latency-clone-floor's clone
-# (LABEL default floor, SPIN default 0).
+# floor_round [LABEL SPIN [CALLS]]: one round through latency-clone-floor's
+# clone (LABEL default floor, SPIN default 0, CALLS calls or pages: see
+# clone-floor.c).
 floor_round() {
-	LATENCY_FLOOR_SPIN=${2:-0} "$bin/latency-clone-floor" "$source" > "$raw/floor.node" 2> "$VM_SCRATCH/floor.err" &
+	LATENCY_FLOOR_SPIN=${2:-0} LATENCY_FLOOR_CALLS=${3:-} "$bin/latency-clone-floor" "$source" > "$raw/floor.node" 2> "$VM_SCRATCH/floor.err" &
 	_floor=$!
 	vm_wait_until 10 "latency-clone-floor's clone" sh -c "[ -s '$raw/floor.node' ]" || { cat "$VM_SCRATCH/floor.err" >&2; return 1; }
 	vm_settle
@@ -147,6 +152,7 @@ source=$VM_NODE
 labels="direct floor clone"
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && labels="$labels before"
 [ -n "${GESTURED_FLOOR_SPIN:-}" ] && labels="$labels spin"
+[ -n "${GESTURED_FLOOR_CALLS:-}" ] && labels="$labels calls pages"
 for l in $labels reader relay; do : > "$raw/$l"; : > "$raw/$l.hop"; : > "$raw/$l.libinput"; : > "$raw/$l.missed"; done
 # the readers take turns within each round, so that the guest's load drifts alike for all
 i=0
@@ -156,6 +162,10 @@ while [ "$i" -lt "$rounds" ]; do
 	daemon_round clone "$GESTURED_BIN" || exit 1
 	if [ -n "${GESTURED_BASELINE_BIN:-}" ]; then daemon_round before "$GESTURED_BASELINE_BIN" || exit 1; fi
 	if [ -n "${GESTURED_FLOOR_SPIN:-}" ]; then floor_round spin "$GESTURED_FLOOR_SPIN" || exit 1; fi
+	if [ -n "${GESTURED_FLOOR_CALLS:-}" ]; then
+		floor_round calls 0 calls || exit 1
+		floor_round pages 0 pages || exit 1
+	fi
 	hop_round reader floor || exit 1
 	hop_round relay relay || exit 1
 	i=$((i + 1))

@@ -9,7 +9,11 @@
 # GESTURED_BASELINE_BIN (optional: a second build measured in the same guest
 # run, reported as "before"), GESTURED_FLOOR_SPIN=N (optional: the floor again
 # with N turns of a 6-instruction loop before each write, reported as "spin":
-# what hot instructions cost a hop under the emulator).
+# what hot instructions cost a hop under the emulator), GESTURED_FLOOR_CALLS=1
+# (optional: the floor again making 256 calls from distinct call sites before
+# each write, "calls", and 64 to functions a page apart, "pages": what a call
+# site and a code page cost a hop once per wake-up; DESIGN.md "What the
+# emulator charges").
 #
 # latency = the moment libinput delivers a touch event - the moment the player
 # wrote its frame into the touchscreen's node (the kernel stamps it then), the
@@ -36,16 +40,22 @@ export GESTURED_BIN=${GESTURED_BIN:-$repo/.build/debug/gestured}
 readers=8
 [ -n "${GESTURED_BASELINE_BIN:-}" ] && readers=$((readers + 2))
 [ -n "${GESTURED_FLOOR_SPIN:-}" ] && readers=$((readers + 2))
+[ -n "${GESTURED_FLOOR_CALLS:-}" ] && readers=$((readers + 4))
 out=$("$repo/scripts/vm/run.sh" --timeout "${GESTURED_VM_TIMEOUT:-$((120 + rounds * readers * 25))}" "$here/clone-guest.sh" "$bin" "$rounds")
 echo "$out"
 echo "$out" | awk '$2 == "samples" && NF >= 7 { p50[$1] = $5; p99[$1] = $7 }
 	END {
-		n = split("floor spin clone before", r, " ")
+		n = split("floor spin calls pages clone before", r, " ")
 		for (i = 1; i <= n; i++) {
 			if (!(p50[r[i]] && p50["direct"])) continue
 			printf "%s adds p50 %d us, p99 %d us to direct libinput (hop alone p50 %d, p99 %d)\n", r[i],
 				p50[r[i]] - p50["direct"], p99[r[i]] - p99["direct"], p50[r[i] ".hop"], p99[r[i] ".hop"]
 		}
+		# the calibration: each call site, each page, once per wake-up (clone-floor.c)
+		if (p50["calls.hop"] && p50["floor.hop"])
+			printf "a distinct call site costs the hop p50 %.2f us (256 calls: +%d us)\n", (p50["calls.hop"] - p50["floor.hop"]) / 256, p50["calls.hop"] - p50["floor.hop"]
+		if (p50["pages.hop"] && p50["floor.hop"])
+			printf "a call to a function on its own page costs the hop p50 %.2f us (64 calls: +%d us)\n", (p50["pages.hop"] - p50["floor.hop"]) / 64, p50["pages.hop"] - p50["floor.hop"]
 		if (p50["clone"] && p50["floor"])
 			printf "clone over the floor: p50 +%d us, p99 +%d us\n", p50["clone"] - p50["floor"], p99["clone"] - p99["floor"]
 		# issue 13: the clone adds no more than the relay of the latency benchmark adds to its

@@ -6,7 +6,9 @@
 # for the relay (the bare reader forwarding each frame over a Unix socket,
 # and its receiving child). Each runs under callgrind with collection off;
 # one unmeasured cycle, then instrumentation on (callgrind_control) for one
-# cycle, then off. Prints "instructions <who> per-frame N" and, with
+# cycle, then off. Prints "instructions <who> per-frame N", "calls <who>
+# per-frame C sites S" (calls, and distinct call sites, a frame:
+# scripts/callgrind-calls.awk) and, with
 # GESTURED_CALLGRIND_TOP=K, the daemon's K costliest functions (exclusive).
 # Usage: instructions-guest.sh BINDIR
 set -u
@@ -38,7 +40,7 @@ measure() {
 
 # the relay: a fresh node, the reader and its receiving child
 vm_create_device "$desc" || exit 1
-valgrind --tool=callgrind "$prefix" --instr-atstart=no --trace-children=yes \
+valgrind --tool=callgrind "$prefix" --instr-atstart=no --dump-instr=yes --trace-children=yes \
 	--callgrind-out-file="$out/relay.%p" "$bin/latency-relay" "$VM_NODE" > "$VM_SCRATCH/relay.out" 2>&1 &
 relay=$!
 vm_wait_until 120 "the relay to open $VM_NODE" vm_has_open "$relay" "$VM_NODE" || { cat "$VM_SCRATCH/relay.out" >&2; exit 1; }
@@ -48,9 +50,9 @@ vm_remove_device "$VM_DEVICE_PID"
 vm_wait_exit 120 "$relay" > /dev/null
 
 # the daemon under callgrind (GESTURED_BIN's build), and its client
-GESTURED_READY_TIMEOUT=300 GESTURED_WRAPPER="valgrind --tool=callgrind $prefix --instr-atstart=no --callgrind-out-file=$out/gestured.%p" \
+GESTURED_READY_TIMEOUT=300 GESTURED_WRAPPER="valgrind --tool=callgrind $prefix --instr-atstart=no --dump-instr=yes --callgrind-out-file=$out/gestured.%p" \
 	vm_daemon_start || exit 1
-valgrind --tool=callgrind "$prefix" --instr-atstart=no --callgrind-out-file="$out/client.%p" \
+valgrind --tool=callgrind "$prefix" --instr-atstart=no --dump-instr=yes --callgrind-out-file="$out/client.%p" \
 	"$bin/latency-client" "$VM_SOCKET" "$VM_SCRATCH/client.raw" > "$VM_SCRATCH/client.out" 2>&1 &
 client=$!
 vm_create_device "$desc" || exit 1
@@ -71,6 +73,12 @@ for f in "$out"/*; do
 	echo "instructions-file $who $(basename "$f") ${n:-0}"
 done | awk -v frames="$frames" '{ total[$2] += $4 } END {
 	for (w in total) printf "instructions %s per-frame %d\n", w, total[w] / frames }'
+# calls and distinct call sites a frame, per process (each pays its own call sites after its
+# own context switch), summed per reader: what the emulator charges (callgrind-calls.awk)
+for f in "$out"/*; do
+	echo "$(basename "$f" | cut -d. -f1) $(awk -v frames="$frames" -f "$GESTURED_REPO/scripts/callgrind-calls.awk" "$f")"
+done | awk '{ calls[$1] += $3; sites[$1] += $5 } END {
+	for (w in calls) printf "calls %s per-frame %d sites %d\n", w, calls[w], sites[w] }'
 if [ -n "${GESTURED_CALLGRIND_TOP:-}" ]; then
 	for f in "$out"/gestured.*; do
 		callgrind_annotate --threshold=99 "$f" 2> /dev/null | sed -n '/^Ir/,$p' | head -"$((GESTURED_CALLGRIND_TOP + 3))" | sed 's/^/top /'

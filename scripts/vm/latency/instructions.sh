@@ -5,6 +5,8 @@
 # receiver), counted by callgrind, so load cannot blur them. A benchmark: it
 # prints figures and asserts nothing; instructions-guest.sh says how.
 #
+# Also prints the calls and distinct call sites a frame of each (the figure
+# the emulator's CPU time follows: DESIGN.md "What the emulator charges").
 # Usage: scripts/vm/latency/instructions.sh   (GESTURED_BIN names the build,
 # as for run.sh; GESTURED_CALLGRIND_TOP=K prints the daemon's K costliest
 # functions; GESTURED_CALLGRIND_OUT=DIR keeps the guest's output and the
@@ -23,7 +25,10 @@ vmout=${GESTURED_CALLGRIND_OUT:-$(mktemp -d /tmp/gestured-instructions.XXXXXX)}
 out=$("$repo/scripts/vm/run.sh" --out "$vmout" --timeout "${GESTURED_VM_TIMEOUT:-1200}" "$here/instructions-guest.sh" "$bin")
 echo "$out"
 echo "profiles: $vmout/callgrind"
-echo "$out" | awk '$1 == "instructions" { n[$2] = $4 } END {
+echo "$out" | awk '$1 == "instructions" { n[$2] = $4 } $1 == "calls" { c[$2] = $4; s[$2] = $6 } END {
 	if (n["relay"] && n["gestured"])
 		printf "instructions per frame: daemon + client %d, relay (both processes) %d: %.2fx\n",
-			n["gestured"] + n["client"], n["relay"], (n["gestured"] + n["client"]) / n["relay"] }'
+			n["gestured"] + n["client"], n["relay"], (n["gestured"] + n["client"]) / n["relay"]
+	if (s["relay"] && s["gestured"])
+		printf "distinct call sites per frame: daemon + client %d, relay (both processes) %d: %.2fx (calls %d and %d)\n",
+			s["gestured"] + s["client"], s["relay"], (s["gestured"] + s["client"]) / s["relay"], c["gestured"] + c["client"], c["relay"] }'
