@@ -3,11 +3,8 @@
 /// dragging finger alone moves the pointer (click with one finger, drag with another; libinput
 /// excludes the clicking finger alike). Fingers down during a press end with
 /// ``NoTapReason/click``: a click must not also be a tap.
-struct ClickFingerStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct ClickFingerStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     /// Some contact, in the table or in a held-back lift, may still carry a press anchor.
     /// While it is false and the button is up, a frame has nothing to note: a contact's
     /// position (``FilterContact/current``) is read only while the button is down, and is

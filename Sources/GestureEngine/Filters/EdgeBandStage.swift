@@ -3,11 +3,8 @@
 /// toward the middle within ``TouchFilterSettings/edgeReleaseTime`` (or, on a pad measuring
 /// contact size, stayed finger-sized), or if it landed together with a close partner (two
 /// fingers scrolling from the edge); otherwise it is a palm, ``PalmReason/edge``.
-struct EdgeBandStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct EdgeBandStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let bands: FilterBands
     let isTouchpad: Bool
 

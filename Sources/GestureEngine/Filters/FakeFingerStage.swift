@@ -4,11 +4,8 @@
 /// fake touches following the topmost finger, so a two-finger scroll beside a palm that takes
 /// one slot is still two fingers. Palms and held-back contacts are never copied: fakes follow
 /// a delivered finger, and end when there is none.
-struct FakeFingerStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct FakeFingerStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
 
     private struct FakeFinger: Sendable {

@@ -46,11 +46,8 @@ struct FilterDeviceFacts: Sendable {
 
 /// The bands of a touchpad where new contacts are held back (libinput's palm edges and
 /// thumb lines), in mm from the surface's top left corner.
-struct FilterBands: Sendable {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct FilterBands: Sendable, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let width: Double
     let height: Double
 

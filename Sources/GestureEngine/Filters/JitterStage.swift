@@ -9,11 +9,8 @@
 /// its corners leap by millimetres while no finger moved. libinput does the same for every
 /// semi-MT touchpad (it resets a touch's motion history when `nfingers_down` changes, and
 /// its tap motion test ignores motion in such a frame).
-struct JitterStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct JitterStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     /// The device is semi-MT (and the rule is on).
     let semiMT: Bool
     /// The finger count of the frame before (`BTN_TOOL_*`, else the contacts down).

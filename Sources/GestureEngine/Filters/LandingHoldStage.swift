@@ -4,11 +4,8 @@
 /// light, and reach palm pressure within ~130 ms after moving the pointer by up to 5 mm);
 /// a contact whose slot has sent no pressure yet is not delivered until it sends one
 /// (``TouchFilterSettings/holdsUnknownPressure``).
-struct LandingHoldStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct LandingHoldStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {

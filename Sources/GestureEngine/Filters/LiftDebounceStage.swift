@@ -5,11 +5,8 @@
 /// reappearing (``TouchFilterSettings/flickerLimit``) is a palm, ``PalmReason/flicker``.
 /// Where a quirk sets ``TouchFilterSettings/palmReturnWait``, a short pressing touch waits
 /// longer for a palm's return (``NoTapReason/palmReturned``).
-struct LiftDebounceStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
 
     /// A lifted finger whose end is held back.

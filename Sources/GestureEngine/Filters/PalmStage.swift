@@ -6,11 +6,8 @@
 /// (``FilterDeviceFacts/pressureMaximum``, from the quirks): a HID pad reporting contact
 /// area on a 0…50 axis would otherwise have every finger a palm. Sizes only where they are
 /// millimetres (a resolution is known).
-struct PalmStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct PalmStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
     /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
     private(set) var lastPalms: [(position: PhysicalPoint, time: Timestamp)] = []

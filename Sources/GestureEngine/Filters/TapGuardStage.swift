@@ -11,11 +11,8 @@
 /// * ``NoTapReason/glitch``: seen in one frame only, alone, for less than
 ///   ``TouchFilterSettings/minimumLoneTapDuration`` (finger taps last 43 ms and more on the
 ///   labelled touchpads, or come in 3 frames or more).
-struct TapGuardStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct TapGuardStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let isTouchpad: Bool
     /// The frame being filtered says a finger touches (or does not say).
     private(set) var frameSaysTouching = true

@@ -3,11 +3,8 @@
 /// ``TouchFilterSettings/thumbExitFraction``, so a thumb resting there while other fingers
 /// work is never seen; and when a finger lands beside two others, the lower of two fingers
 /// far apart diagonally is a thumb (`tp_thumb_update_multifinger`), ``PalmReason/thumb``.
-struct ThumbStage: TouchFilterStage {
-    /// The filter's settings (``SharedFilterSettings``: a stage copied as an argument copies
-    /// a reference, not the 45 values).
-    var settings: TouchFilterSettings { sharedSettings.value }
-    private let sharedSettings: SharedFilterSettings
+struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let bands: FilterBands
     let isTouchpad: Bool
 
