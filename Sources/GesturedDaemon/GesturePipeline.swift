@@ -127,6 +127,41 @@ public struct GesturePipeline: Sendable {
         engine.process(frame, into: &outputs)
     }
 
+    /// The first half of a source frame for the grab clone (``CloneRelay``): everything before
+    /// the engine's step for the frame — the assembler, lifts the filter held back that came
+    /// due, the engine's deadlines due by the frame's time, the filter — with their outputs
+    /// appended to `outputs`. Returns the frame the step will take (nil when the filter keeps
+    /// it back, or `events` end before a `SYN_REPORT`); ``step(_:into:)`` is the second half.
+    /// The two together do what ``feed(_:into:)`` does with the same events, in the same order:
+    /// between them the engine can say which landings its step forwards at once
+    /// (``GestureEngine/landingsForwardedAtOnce(in:)``).
+    public mutating func prepare(_ events: ArraySlice<RawEvent>, into outputs: inout [EngineOutput]) -> Frame? {
+        defer { settle() }
+        var pending: Frame?
+        for event in events {
+            guard let assembled = assembler.feed(event) else { continue }
+            // More than one frame: every one but the last is stepped at once, as feed does.
+            if let frame = pending {
+                engine.process(frame, into: &outputs)
+                pending = nil
+            }
+            now = assembled.timestamp
+            if let lifts = filter.flush(before: assembled) {
+                engine.process(lifts, into: &outputs)
+            }
+            guard let frame = filter.filter(assembled) else { continue }
+            engine.advance(to: frame.timestamp, into: &outputs)
+            pending = frame
+        }
+        return pending
+    }
+
+    /// The engine's step for a frame ``prepare(_:into:)`` returned.
+    public mutating func step(_ frame: Frame, into outputs: inout [EngineOutput]) {
+        defer { settle() }
+        engine.process(frame, into: &outputs)
+    }
+
     /// Fires the engine's deadlines up to `time` (the daemon's timer, or replay's clock).
     public mutating func advance(to time: Timestamp) -> [EngineOutput] {
         var outputs: [EngineOutput] = []

@@ -176,6 +176,15 @@ enum AnyRecognizer: Sendable {
         }
     }
 
+    /// Whether this recognizer, holding no touch yet, fails as soon as its first touch lands at
+    /// `position`, whatever follows: an edge pan whose first touch starts outside every edge
+    /// band. Known before the step (``GestureEngine/landingsForwardedAtOnce(in:)``); false
+    /// whenever the answer depends on more than the landing.
+    func failsOnFirstTouch(at position: PhysicalPoint, surfaceWidth: Double, surfaceHeight: Double) -> Bool {
+        guard case .edgePan(let r) = self else { return false }
+        return r.failsOnFirstTouch(at: position, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+    }
+
     func shouldBeRequiredToFail(by other: RecognizerKind) -> Bool {
         switch self {
         case .tap(let r): r.shouldBeRequiredToFail(by: other)

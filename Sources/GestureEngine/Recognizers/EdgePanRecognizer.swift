@@ -43,23 +43,30 @@ struct EdgePanRecognizer: CustomRecognizer {
         }
     }
 
+    /// The configured edge whose band holds `position` (the nearest, when bands overlap).
+    func edge(at position: PhysicalPoint, surfaceWidth: Double, surfaceHeight: Double) -> Edge? {
+        var best: (edge: Edge, distance: Double)?
+        for candidate in Edge.allCases where parameters.edges.contains(candidate) {
+            let d = Self.distance(of: position, to: candidate, width: surfaceWidth, height: surfaceHeight)
+            if d <= parameters.startBand, best.map({ d < $0.distance }) ?? true { best = (candidate, d) }
+        }
+        return best?.edge
+    }
+
+    /// Idle, and a first touch at `position` is outside every band: ``touchesBegan(_:context:)``
+    /// will fail at once.
+    func failsOnFirstTouch(at position: PhysicalPoint, surfaceWidth: Double, surfaceHeight: Double) -> Bool {
+        pan.held.isEmpty && edge == nil && edge(at: position, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight) == nil
+    }
+
     mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
         if pan.held.isEmpty, edge == nil, let firstTouch = touches.first {
-            var best: (edge: Edge, distance: Double)?
-            for candidate in Edge.allCases where parameters.edges.contains(candidate) {
-                let d = Self.distance(
-                    of: firstTouch.position,
-                    to: candidate,
-                    width: context.surfaceWidth,
-                    height: context.surfaceHeight
-                )
-                if d <= parameters.startBand, best.map({ d < $0.distance }) ?? true { best = (candidate, d) }
-            }
-            guard let best else {
+            guard let found = edge(at: firstTouch.position, surfaceWidth: context.surfaceWidth, surfaceHeight: context.surfaceHeight)
+            else {
                 context.fail()
                 return
             }
-            edge = best.edge
+            edge = found
         }
         pan.touchesBegan(touches, context: &context)
     }

@@ -75,6 +75,13 @@ public struct CloneFramePlanner: Sendable {
     /// Touches the sink referred to that the planner could not place (no such source contact,
     /// no free clone slot); for the daemon's debug log.
     public private(set) var unplaced = 0
+    /// Landings written ahead of their step (``planLandings(_:into:)``) that wait for the
+    /// step's `began`.
+    private var provisional: [TouchID] = []
+    /// Landings written ahead of their step that the step then claimed: they were cancelled in
+    /// the clone (a begin and a cancel where the application would otherwise have seen
+    /// nothing); for the daemon's debug log and the tests.
+    public private(set) var unforeseen = 0
 
     struct Emulation: Sendable {
         var btnTouch: Bool
@@ -159,8 +166,10 @@ public struct CloneFramePlanner: Sendable {
     /// own from ``plan(_:into:)``, which finds these values already written. Appends nothing
     /// for a frame that began or ended a contact or came after lost events: there the sink
     /// decides first.
-    public mutating func passThrough(into out: inout [RawEvent]) {
-        guard lastFrameIsMotion else { return }
+    /// Returns whether the frame only moved contacts (whether or not anything was appended).
+    @discardableResult
+    public mutating func passThrough(into out: inout [RawEvent]) -> Bool {
+        guard lastFrameIsMotion else { return false }
         lastFrameIsMotion = false
         var changed = writeForwardedValues(skipping: [], into: &out)
         if !other.isEmpty {
@@ -169,6 +178,21 @@ public struct CloneFramePlanner: Sendable {
             changed = true
         }
         if changed { endFrame(into: &out) }
+        return true
+    }
+
+    /// The clone frames of a source frame's landings that the engine foresaw forwarding at
+    /// once (``GestureEngine/landingsForwardedAtOnce(in:)``), written before its step: the
+    /// touch-downs with the current values of every touch the clone has and the frame's
+    /// other events, as ``plan(_:into:)`` would write them for the step's own `began`s, which
+    /// it then skips. The landings stay provisional until that next ``plan(_:into:)``: one
+    /// whose `began` the step did not emit after all (a gesture with `CancelsTouches=` began
+    /// on the landing itself) is cancelled there, palm then lift, and counted in
+    /// ``unforeseen``.
+    public mutating func planLandings(_ began: [SinkTouchEvent], into out: inout [RawEvent]) {
+        plan(began, into: &out)
+        provisional.removeAll(keepingCapacity: true)
+        for event in began where forwarded[event.touch] != nil { provisional.append(event.touch) }
     }
 
     /// The clone frames for one engine step's sink output (``EngineOutput/touch(_:)``
@@ -191,6 +215,7 @@ public struct CloneFramePlanner: Sendable {
         for event in sink {
             switch event.phase {
             case .began:
+                if !provisional.isEmpty, let k = provisional.firstIndex(of: event.touch) { provisional.remove(at: k) }
                 guard forwarded[event.touch] == nil else { continue }
                 guard let contact = mirror.contact(slot: event.slot, at: event.timestamp),
                     let cloneSlot = freeSlot(preferring: event.slot)
@@ -213,6 +238,14 @@ public struct CloneFramePlanner: Sendable {
             case .cancelled:
                 if forwarded[event.touch] != nil { cancels.append(event.touch) }
             }
+        }
+        // Landings written ahead of the step whose `began` the step did not emit.
+        if !provisional.isEmpty {
+            for id in provisional where forwarded[id] != nil && !cancels.contains(id) {
+                cancels.append(id)
+                unforeseen += 1
+            }
+            provisional.removeAll(keepingCapacity: true)
         }
         // 1. Late touch-downs at their start values, alone in their frame.
         if !lateBegins.isEmpty {

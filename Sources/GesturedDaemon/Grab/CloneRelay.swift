@@ -24,6 +24,13 @@ final class CloneRelay {
     /// The clone events of one write, kept between writes (no array per frame); empty
     /// between writes (each emptied after its write, off the pass-through's path).
     private var planned: [RawEvent] = []
+    /// Landings written before their step (``landingsAhead(_:pipeline:)``), for the tests and
+    /// the debug log.
+    private(set) var landingsWrittenAhead = 0
+    /// Whether foreseen landings are written before the step (on in the daemon); off, a
+    /// landing waits for its step as every frame that changes contacts once did (tests compare
+    /// the two).
+    var writesLandingsAhead = true
 
     init(clone: any CloneDevice, device: DeviceDescription, configuration: EngineConfiguration) {
         self.clone = clone
@@ -73,11 +80,24 @@ final class CloneRelay {
     }
 
     /// One source frame: its pass-through, then the engine's step, then its sink's decisions.
+    /// A frame that begins or ends contacts has no pass-through; its landings that the engine
+    /// foresees forwarding at once are written between the filter and the step instead
+    /// (``landingsAhead(_:pipeline:)``).
     private func step(_ frame: ArraySlice<RawEvent>, pipeline: inout GesturePipeline, into outputs: inout [EngineOutput]) -> SystemError? {
-        var failure = passThrough(frame)
+        var (failure, isMotion) = passThrough(frame)
         planned.removeAll(keepingCapacity: true)
-        let start = outputs.count
-        pipeline.feed(frame, into: &outputs)
+        var start = outputs.count
+        if isMotion {
+            pipeline.feed(frame, into: &outputs)
+        } else if let filtered = pipeline.prepare(frame, into: &outputs) {
+            // What came due before the frame (a held lift, a timer) goes out before it.
+            if outputs.count > start {
+                if let error = plan(outputs[start...]) { failure = failure ?? error }
+                start = outputs.count
+            }
+            if let error = landingsAhead(filtered, pipeline: pipeline) { failure = failure ?? error }
+            pipeline.step(filtered, into: &outputs)
+        }
         if let error = plan(outputs[start...]) { failure = failure ?? error }
         return failure
     }
@@ -86,10 +106,24 @@ final class CloneRelay {
     /// Out of line, so that a profile counts it whole
     /// (`scripts/vm/latency/clone-instructions.sh`).
     @inline(never)
-    private func passThrough(_ frame: ArraySlice<RawEvent>) -> SystemError? {
+    private func passThrough(_ frame: ArraySlice<RawEvent>) -> (SystemError?, isMotion: Bool) {
         planner.observeSource(frame)
-        planner.passThrough(into: &planned)
-        return write(planned)
+        let isMotion = planner.passThrough(into: &planned)
+        return (write(planned), isMotion)
+    }
+
+    /// The landing's hop: touch-downs no recognizer can hold back, written before the step
+    /// (DESIGN.md, "Landings ahead of the step").
+    @inline(never)
+    private func landingsAhead(_ frame: Frame, pipeline: GesturePipeline) -> SystemError? {
+        guard writesLandingsAhead else { return nil }
+        let began = pipeline.engine.landingsForwardedAtOnce(in: frame)
+        guard !began.isEmpty else { return nil }
+        planner.planLandings(began, into: &planned)
+        landingsWrittenAhead += began.count
+        let error = write(planned)
+        planned.removeAll(keepingCapacity: true)
+        return error
     }
 
     /// Plans and writes the sink part of outputs that came from no source frame (timers,
