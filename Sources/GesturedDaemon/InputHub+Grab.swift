@@ -98,7 +98,14 @@ extension InputHub {
 
     /// After a read fed through the clone: says when events were lost.
     func noteCloneRead(_ session: DeviceSession) {
-        guard let relay = session.relay, relay.takeDroppedReads() > 0 else { return }
+        guard let relay = session.relay else { return }
+        let unforeseen = relay.takeUnforeseenLandings()
+        if unforeseen > 0 {
+            logger.debug(
+                "A gesture claimed touches on the frame they landed in, after the clone had them; cancelled there",
+                [("device.node", session.node), ("touches", String(unforeseen))])
+        }
+        guard relay.takeDroppedReads() > 0 else { return }
         logger.notice(
             "Events were lost (SYN_DROPPED); the clone's touches are cancelled, fingers still down return when they land again",
             [("device.node", session.node)])

@@ -156,7 +156,10 @@ struct ClonePlanRun {
     var gestures: [GestureEvent] = []
 
     init(device: DeviceDescription, configuration: Configuration = Replay.shippedConfiguration) {
-        let engine = configuration.engineConfiguration(for: device, kind: device.kind)
+        self.init(device: device, engine: configuration.engineConfiguration(for: device, kind: device.kind))
+    }
+
+    init(device: DeviceDescription, engine: EngineConfiguration) {
         pipeline = GesturePipeline(node: "test", device: device, configuration: engine)
         self.device = CollectingCloneForTests()
         relay = CloneRelay(clone: self.device, device: device, configuration: engine)

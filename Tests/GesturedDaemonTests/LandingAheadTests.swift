@@ -69,6 +69,34 @@ struct LandingAheadTests {
         #expect(CloneFramePlannerTests.read(ahead.clone).frames == CloneFramePlannerTests.read(after.clone).frames)
     }
 
+    @Test("a landing a gesture claims on its very first frame, after it was written ahead, is cancelled in the clone: down, then cancel")
+    func unforeseenClaimIsCancelled() throws {
+        let device = try Self.touchscreen()
+        var engine = EngineConfiguration()
+        // Cancels its touches (the spec's default) and begins as its second finger lands: the
+        // landing is claimed in its own step, which the forecast does not try to foresee.
+        engine.recognizers = [RecognizerConfiguration(name: "pair", kind: .custom(AnyCustomRecognizer(BeginsOnSecondFingerForTests())))]
+        var synthesizer = GestureSynthesizer(device: device)
+        let first = synthesizer.tap(at: .fraction(x: 0.3, y: 0.5), duration: 0.4)
+        let second = synthesizer.tap(at: .fraction(x: 0.6, y: 0.5), duration: 0.2)
+        let events = synthesizer.events(for: first.combined(with: GestureScript(strokes: second.strokes.map { $0.shifted(by: 0.1) })))
+        var ahead = ClonePlanRun(device: device, engine: engine)
+        ahead.feedFrames(events)
+        ahead.finish()
+        var after = ClonePlanRun(device: device, engine: engine)
+        after.relay.writesLandingsAhead = false
+        after.feedFrames(events)
+        after.finish()
+        #expect(ahead.gestures.contains { $0.name == "pair" && $0.state == .began })
+        #expect(ahead.planner.unforeseen == 1)
+        #expect(!ahead.planner.hasTouchDown)
+        let touches = CloneFramePlannerTests.read(ahead.clone).touches.filter { !$0.hasPrefix("motion") }
+        #expect(touches == ["down t0 994 936", "down t1 1987 936", "cancel t0", "cancel t1"], "\(touches)")
+        // Without landings ahead the claimed touch never reaches the clone at all.
+        let late = CloneFramePlannerTests.read(after.clone).touches.filter { !$0.hasPrefix("motion") }
+        #expect(late == ["down t0 994 936", "cancel t0"], "\(late)")
+    }
+
     /// The stress set's touchscreen scenarios (every gesture of the shipped file, edge swipes
     /// included) under every variant (staggered and lagging fingers, 60–240 Hz, pressure
     /// scales, resting palms), on the stress set's real touchscreen descriptions: the clone's
@@ -110,4 +138,26 @@ struct LandingAheadTests {
         // Most touch-downs an application gets are foreseen (edge-band landings are not).
         #expect(ahead * 2 > landings)
     }
+}
+
+/// A custom recognizer for the tests (named so): continuous, it begins the moment a second
+/// finger lands beside the first, and ends when they lift.
+struct BeginsOnSecondFingerForTests: CustomRecognizer {
+    var held = 0
+    var kind: GestureKind { .custom("pair") }
+    var isDiscrete: Bool { false }
+    mutating func touchesBegan(_ touches: [Touch], context: inout RecognizerContext) {
+        held += touches.count
+        if held >= 2, context.state == .possible { context.request(.began) }
+    }
+    mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {}
+    mutating func touchesEnded(_ touches: [Touch], context: inout RecognizerContext) {
+        context.request(context.state == .possible ? .failed : .ended)
+    }
+    mutating func touchesCancelled(_ touches: [Touch], context: inout RecognizerContext) {
+        context.request(context.state == .possible ? .failed : .cancelled)
+    }
+    mutating func timerFired(_ token: Int, context: inout RecognizerContext) {}
+    mutating func reset() { held = 0 }
+    func values(at now: Timestamp) -> GestureValues { GestureValues(fingers: held, location: .zero) }
 }

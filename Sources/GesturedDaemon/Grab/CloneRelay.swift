@@ -142,6 +142,15 @@ final class CloneRelay {
         return error
     }
 
+    /// Landings written ahead that a gesture then claimed on their first frame (cancelled in
+    /// the clone, ``CloneFramePlanner/unforeseen``), since the last call.
+    func takeUnforeseenLandings() -> Int {
+        let total = planner.unforeseen
+        defer { reportedUnforeseen = total }
+        return total - reportedUnforeseen
+    }
+    private var reportedUnforeseen = 0
+
     /// The number of reads with lost events since the last call.
     func takeDroppedReads() -> Int {
         defer { droppedReads = 0 }

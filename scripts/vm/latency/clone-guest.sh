@@ -28,8 +28,9 @@
 # Prints "<reader> samples N p50 P p99 Q" (µs, player's write to libinput's
 # event), then "<reader>.hop ..." (player's write to the kernel's stamp of the
 # frame libinput read: the hop's own time, about 0 for direct) and
-# "<reader>.libinput ..." (that stamp to libinput's event), and the frames not
-# matched.
+# "<reader>.libinput ..." (that stamp to libinput's event), "<reader>.landing-hop
+# samples N p50 P max M" (the hop of each drag's touch-down, one a round), and
+# the frames not matched.
 # Usage: clone-guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
@@ -62,9 +63,12 @@ measure() {
 		vm_log "$1: $(wc -l < "$raw/seen") of $_frames frames seen"
 	kill "$_reader" 2>/dev/null
 	wait "$_reader" 2>/dev/null
-	awk -v all="$raw/$1" -v hop="$raw/$1.hop" -v li="$raw/$1.libinput" '
-		NR == FNR { sent[$1] = $2; next }
-		($1 in sent) { print $2 - sent[$1] >> all; print $3 - sent[$1] >> hop; print $2 - $3 >> li; delete sent[$1] }
+	awk -v all="$raw/$1" -v hop="$raw/$1.hop" -v li="$raw/$1.libinput" -v land="$raw/$1.landing" '
+		NR == FNR { sent[$1] = $2; if (FNR == 1) first = $1; next }
+		($1 in sent) { print $2 - sent[$1] >> all; print $3 - sent[$1] >> hop; print $2 - $3 >> li
+			# the first frame of the drag is its touch-down: its hop on its own
+			if ($1 == first) print $3 - sent[$1] >> land
+			delete sent[$1] }
 		END { n = 0; for (x in sent) n++; print n > "/dev/stderr" }' \
 		"$raw/sent" "$raw/seen" 2>> "$raw/$1.missed"
 }
@@ -73,6 +77,9 @@ summary() {
 	for _part in "" .hop .libinput; do
 		percentiles "$1$_part"
 	done
+	# the touch-downs' hops, one a round: median and worst
+	[ -s "$raw/$1.landing" ] && sort -n "$raw/$1.landing" | awk -v label="$1.landing-hop" '{ v[NR] = $1 } END {
+		print label, "samples", NR, "p50", v[int((NR + 1) / 2)], "max", v[NR] }'
 	echo "$1 unmatched-frames $(awk '{ n += $1 } END { print n + 0 }' "$raw/$1.missed")"
 }
 
