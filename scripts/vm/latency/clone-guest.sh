@@ -29,8 +29,8 @@
 # event), then "<reader>.hop ..." (player's write to the kernel's stamp of the
 # frame libinput read: the hop's own time, about 0 for direct) and
 # "<reader>.libinput ..." (that stamp to libinput's event), "<reader>.landing-hop
-# samples N p50 P max M" (the hop of each drag's touch-down, one a round), and
-# the frames not matched.
+# samples N p50 P max M" and "<reader>.landing ..." (each drag's touch-down, one
+# a round: its hop, and its whole latency), and the frames not matched.
 # Usage: clone-guest.sh BINDIR ROUNDS
 set -u
 . "$GESTURED_REPO/scripts/vm/guest-lib.sh"
@@ -67,7 +67,7 @@ measure() {
 		NR == FNR { sent[$1] = $2; if (FNR == 1) first = $1; next }
 		($1 in sent) { print $2 - sent[$1] >> all; print $3 - sent[$1] >> hop; print $2 - $3 >> li
 			# the first frame of the drag is its touch-down: its hop on its own
-			if ($1 == first) print $3 - sent[$1] >> land
+			if ($1 == first) print $3 - sent[$1], $2 - sent[$1] >> land
 			delete sent[$1] }
 		END { n = 0; for (x in sent) n++; print n > "/dev/stderr" }' \
 		"$raw/sent" "$raw/seen" 2>> "$raw/$1.missed"
@@ -77,9 +77,13 @@ summary() {
 	for _part in "" .hop .libinput; do
 		percentiles "$1$_part"
 	done
-	# the touch-downs' hops, one a round: median and worst
-	[ -s "$raw/$1.landing" ] && sort -n "$raw/$1.landing" | awk -v label="$1.landing-hop" '{ v[NR] = $1 } END {
-		print label, "samples", NR, "p50", v[int((NR + 1) / 2)], "max", v[NR] }'
+	# the touch-downs, one a round: their hop, and their whole latency, median and worst
+	if [ -s "$raw/$1.landing" ]; then
+		for _k in 1 2; do
+			awk -v k=$_k '{ print $k }' "$raw/$1.landing" | sort -n | awk -v label="$1.landing$([ $_k = 1 ] && echo -hop)" '
+				{ v[NR] = $1 } END { print label, "samples", NR, "p50", v[int((NR + 1) / 2)], "max", v[NR] }'
+		done
+	fi
 	echo "$1 unmatched-frames $(awk '{ n += $1 } END { print n + 0 }' "$raw/$1.missed")"
 }
 
