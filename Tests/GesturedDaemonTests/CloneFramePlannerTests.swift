@@ -293,12 +293,18 @@ struct CloneFramePlannerTests {
         }
     }
 
-    @Test("a frame that only moves the clone's touches goes out before the engine's step, which then adds nothing")
-    func motionPassesThroughBeforeTheStep() throws {
-        let device = try Self.touchscreen()
+    /// A two-finger drag across the middle of the touchscreen, as its source events.
+    static func twoFingerDrag() throws -> (device: DeviceDescription, events: [RawEvent]) {
+        let device = try touchscreen()
         var synthesizer = GestureSynthesizer(device: device)
         let events = synthesizer.events(
             for: synthesizer.drag(fingers: 2, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5))
+        return (device, events)
+    }
+
+    @Test("a frame that only moves the clone's touches goes out before the engine's step, which then adds nothing")
+    func motionPassesThroughBeforeTheStep() throws {
+        let (device, events) = try Self.twoFingerDrag()
         let engine = Replay.shippedConfiguration.engineConfiguration(for: device, kind: device.kind)
         var pipeline = GesturePipeline(node: "test", device: device, configuration: engine)
         var planner = CloneFramePlanner(device: device)

@@ -24,10 +24,7 @@ struct LandingAheadTests {
 
     @Test("a landing in the middle goes out in a write of its own before the step; the clone's stream is unchanged")
     func middleLandingGoesFirst() throws {
-        let device = try Self.touchscreen()
-        var synthesizer = GestureSynthesizer(device: device)
-        let events = synthesizer.events(
-            for: synthesizer.drag(fingers: 2, from: .fraction(x: 0.4, y: 0.3), to: .fraction(x: 0.6, y: 0.7), duration: 0.5))
+        let (device, events) = try CloneFramePlannerTests.twoFingerDrag()
         let ahead = Self.run(events, device: device, ahead: true)
         let after = Self.run(events, device: device, ahead: false)
         #expect(ahead.relay.landingsWrittenAhead == 2)

@@ -125,7 +125,7 @@ final class CloneRelay {
         planned.removeAll(keepingCapacity: true)
         // The compositor first: its libinput, woken by the write, takes the touch-down before
         // the engine's step for it runs here.
-        if error == nil, !hasFailed { clone.yieldToReaders() }
+        if !hasFailed { clone.yieldToReaders() }
         return error
     }
 
