@@ -33,16 +33,13 @@ SWIFT_BUILD_FLAGS ?=
 # How the shipped binaries are built (DESIGN.md "Memory: where the resident pages go"): the
 # Swift standard library linked statically, and the C++ library its runtime uses (libstdc++ and
 # libgcc, from a directory that holds only libstdc++.a); lld, with relative relocations packed
-# (RELR), no exported symbols, and the daemon's functions laid out together in the order of
-# scripts/release/gestured.order (our code compiled with one section per function so that
-# the linker can place each); full RELRO. `make build SHIPPED=1`; `make -s shipped-flags`
+# (RELR), no exported symbols; full RELRO. `make build SHIPPED=1`; `make -s shipped-flags`
 # prints them for a plain `swift build` (after `make static-libstdc++`).
 STATIC_CXX_DIR = $(CURDIR)/.build/static-libstdc++
-SHIPPED_SWIFT_FLAGS = --static-swift-stdlib -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xllvm -Xswiftc -function-sections \
+SHIPPED_SWIFT_FLAGS = --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xswiftc -L$(STATIC_CXX_DIR) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/release/gestured.order \
-	-Xlinker --no-warn-symbol-ordering
+	-Xlinker --no-export-dynamic
 ifeq ($(SHIPPED),1)
 SWIFT_BUILD_FLAGS += $(SHIPPED_SWIFT_FLAGS)
 build: static-libstdc++

@@ -11,16 +11,6 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
-/// Release code generation of the modules a frame runs through, from the read to the send
-/// (DESIGN.md "Instructions per frame", issue 14): cross-module optimization, so that the
-/// daemon inlines and specializes the engine's, the protocol's and the system layer's small
-/// functions (a getter through a module boundary took a copy of the whole struct it read),
-/// and no dynamic exclusivity checks (`swift_beginAccess` on every class property access of
-/// the loop-confined state). Debug builds, which every test runs, keep the checks.
-let hotPathSettings: [SwiftSetting] = [
-    .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
-]
-
 let package = Package(
     name: "gestured",
     products: [
@@ -42,14 +32,14 @@ let package = Package(
         // module of the engine imports Glibc to pull it in.
         .target(
             name: "GestureEngine", dependencies: ["GesturedRandom"],
-            swiftSettings: strictSettings + hotPathSettings, linkerSettings: [.linkedLibrary("m")]),
+            swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // Optimized in debug builds too: its JSON reader and writer are the project's own
         // (no FoundationEssentials, DESIGN.md "No Foundation in the daemon"), and unoptimized
         // they made the socket tests' reading clients several times slower than Foundation's
         // prebuilt, optimized JSONDecoder was.
         .target(
             name: "GesturedProtocol",
-            swiftSettings: strictSettings + hotPathSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(name: "GesturedConfig", dependencies: ["GestureEngine"], swiftSettings: strictSettings),
         .target(name: "GesturedLogging", swiftSettings: strictSettings),
@@ -58,7 +48,7 @@ let package = Package(
         .target(
             name: "GesturedSystem",
             dependencies: ["CLinuxInput", "GestureEngine", "GesturedLogging"],
-            swiftSettings: strictSettings + hotPathSettings
+            swiftSettings: strictSettings
         ),
         // The blocking socket client shared by gesturectl, the demo and the tests.
         .target(
@@ -74,7 +64,7 @@ let package = Package(
             ],
             // The built-in defaults, embedded as bytes (links to config/, see EmbeddedResources.swift).
             resources: [.embedInCode("Resources/gestured.conf"), .embedInCode("Resources/quirks")],
-            swiftSettings: strictSettings + hotPathSettings
+            swiftSettings: strictSettings
         ),
         .target(
             name: "GesturedTestSupport",

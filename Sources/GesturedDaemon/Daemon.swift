@@ -29,10 +29,6 @@ public struct DaemonOptions: Sendable {
     /// of real devices) or the environment names a system bus; a replay-only daemon (demo,
     /// tests) then stays off the machine's real bus.
     public var followLogind: Bool?
-    /// Once started, have the kernel reclaim the pages of the executable's code that
-    /// start-up ran (``StartupText``). The `gestured` command sets it; not in-process runs
-    /// (tests, benchmarks), whose executable is not the daemon's.
-    public var releaseStartupText = false
 
     public init() {}
 }
@@ -179,18 +175,6 @@ public final class Daemon: Sendable {
         let deviceCount = await hub.deviceNodes.count
         notifier.notify("READY=1\nSTATUS=Watching \(deviceCount) touch device(s)")
         logger.notice("Started", [("socket.path", socketPath), ("devices", "\(deviceCount)"), ("config.path", loaded.path ?? "built-in defaults")])
-        if options.releaseStartupText {
-            if let released = StartupText.release() {
-                logger.debug(
-                    "Gave back the start-up code's pages",
-                    [("bytes", "\(released.bytes)"), ("advice", released.advice), ("random", released.random ? "MADV_RANDOM" : "refused")])
-            }
-            // Not again after each device is opened: paging the code out while another
-            // device streams stalls the loop on its faults, and that device's evdev buffer
-            // overflowed (SYN_DROPPED on the steady touchpad of the guest's fault suite).
-            // The heap's free pages that start-up left go back too (HeapTuning).
-            HeapTuning.trim()
-        }
 
         var reason = "stopped"
         loop: for await event in events.stream {
@@ -259,8 +243,6 @@ public final class Daemon: Sendable {
                 await hub?.reconfigure(loaded.configurator)
                 await hub?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)
             }
-            // What the old configuration and the parse freed goes back (HeapTuning).
-            if options.releaseStartupText { HeapTuning.trim() }
             // How long the files took off the loop, and how long applying them held it.
             let applied = MonotonicClock.nowMicroseconds()
             logger.notice(

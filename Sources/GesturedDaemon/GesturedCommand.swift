@@ -123,7 +123,6 @@ public enum GesturedCommand {
         options.socketPath = parsed.value("socket")
         options.environment = environment
         options.useUdev = !parsed.has("no-udev")
-        options.releaseStartupText = true
         options.exitAfterReplays = parsed.has("exit-after-replay")
         options.replayWaitClients = parsed.value("replay-wait-clients").flatMap(Int.init) ?? 0
         for file in parsed.values("replay-device") {

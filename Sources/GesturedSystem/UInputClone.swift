@@ -99,15 +99,6 @@ public final class UInputClone: @unchecked Sendable {
     /// the uinput descriptor: uinput takes any number of whole events per write, and a call
     /// per event (`libevdev_uinput_write_event`) costs a system call each. The kernel stamps
     /// each frame as its `SYN_REPORT` goes through.
-    /// Gives the CPU to a process the last write woke (the compositor's libinput reading the
-    /// clone), if one waits for it on this CPU: `sched_yield(2)`. Called after a touch-down
-    /// written ahead of the engine's step, so that on a busy or single CPU the compositor
-    /// takes the touch-down before the recognizers run (DESIGN.md, "Landings ahead of the
-    /// step"); returns at once when nothing else is runnable.
-    public func yieldToReaders() {
-        _ = sched_yield()
-    }
-
     public func write(_ events: [RawEvent]) throws(SystemError) {
         guard uinput != nil, fileDescriptor >= 0 else {
             throw SystemError(operation: "write to uinput clone", errno: .badFileDescriptor)

@@ -139,14 +139,10 @@ final class CollectingCloneForTests: CloneDevice {
     /// The events of each write(2) the relay made.
     var writes: [[RawEvent]] = []
     let devnode: String? = nil
-    /// The writes after which the relay gave the CPU to the clone's readers (indices into
-    /// ``writes``).
-    var yieldsAfter: [Int] = []
     func write(_ events: [RawEvent]) throws(SystemError) {
         self.events += events
         writes.append(events)
     }
-    func yieldToReaders() { yieldsAfter.append(writes.count - 1) }
     func destroy() {}
 }
 

@@ -20,19 +20,6 @@ public struct TouchID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (a: TouchID, b: TouchID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "#\(rawValue)" }
-
-    /// The hash a `Dictionary` or `Set` of touches files an id under: the serial and the
-    /// table's seed through splitmix64's finalizer (a full 64-bit mix), instead of the
-    /// default SipHash over a `Hasher`. The touch filter looks contacts up by id several
-    /// times a frame (callgrind: `Hasher` was about 1 300 instructions a frame); the ids are
-    /// the assembler's own serials, so a table cannot be flooded by chosen keys. Equal ids
-    /// hash equally, as `Hashable` requires.
-    public func _rawHashValue(seed: Int) -> Int {
-        var z = rawValue &+ UInt64(bitPattern: Int64(seed)) &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: z ^ (z >> 31))
-    }
 }
 
 /// One contact as it stands at the end of a frame (spec §2.3 touch record).

@@ -123,9 +123,6 @@ final class CloneRelay {
         landingsWrittenAhead += began.count
         let error = write(planned)
         planned.removeAll(keepingCapacity: true)
-        // The compositor first: its libinput, woken by the write, takes the touch-down before
-        // the engine's step for it runs here.
-        if !hasFailed { clone.yieldToReaders() }
         return error
     }
 
@@ -185,8 +182,6 @@ protocol CloneDevice: AnyObject {
     var devnode: String? { get }
     /// Writes whole frames (each ends with its `SYN_REPORT`), in one system call.
     func write(_ events: [RawEvent]) throws(SystemError)
-    /// Lets a reader the last write woke run first (``UInputClone/yieldToReaders()``).
-    func yieldToReaders()
     /// Removes the clone.
     func destroy()
 }

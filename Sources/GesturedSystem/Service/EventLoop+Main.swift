@@ -1,5 +1,4 @@
 internal import Glibc
-internal import Synchronization
 
 extension EventLoop {
     /// Runs `operation` as a task whose executor preference is a new loop of its own, and
@@ -15,7 +14,7 @@ extension EventLoop {
         let loop = EventLoop(name: name)
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "pipe failed: \(Errno.current)")
-        let result = Mutex<Result?>(nil)
+        let result = PThreadMutex<Result?>(nil)
         let writeEnd = ends[1]
         Task(executorPreference: loop) {
             let value = await operation()

@@ -1,6 +1,5 @@
 internal import CLinuxInput
 internal import Glibc
-internal import Synchronization
 
 /// A serial executor that is one thread of its own running an `epoll(7)` loop: the daemon's
 /// I/O domains (input devices, the udev monitor, the socket and its clients, their timers) are
@@ -18,7 +17,7 @@ internal import Synchronization
 /// code isolated to an actor whose executor is this loop); `enqueue` and ``execute(_:)`` may
 /// be called from any thread.
 ///
-/// `@unchecked Sendable` (STYLE.md B8 (a), the executor): the job queue is behind a `Mutex`;
+/// `@unchecked Sendable` (STYLE.md B8 (a), the executor): the job queue is behind a lock;
 /// the registration tables are confined to the loop thread, as the preconditions check.
 public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private enum Work {
@@ -29,7 +28,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     private let name: String
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let pending = Mutex<(work: [Work], stopped: Bool)>(([], false))
+    private let pending = PThreadMutex<(work: [Work], stopped: Bool)>(([], false))
     private var thread = pthread_t()
     /// Loop-thread state: every watch, indexed by its descriptor (a small integer): a
     /// wake-up finds its handler by one index, not a hash lookup. A watch's token (the epoll

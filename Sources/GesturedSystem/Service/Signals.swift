@@ -1,5 +1,4 @@
 internal import Glibc
-internal import Synchronization
 
 /// The signals the daemon reacts to.
 public enum UnixSignal: Int32, Sendable, CaseIterable {
@@ -75,7 +74,7 @@ private final class SignalHub: Sendable {
         var installed: Set<UnixSignal> = []
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
 
     private init() {
         var ends: [Int32] = [-1, -1]
