@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GesturedSystem
 import Synchronization
 import Testing
@@ -29,9 +30,10 @@ struct SDBusConnectionTests {
             address = String(decoding: line.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         }
 
+        /// SIGKILL: a process spawned from the test runner inherits its blocked SIGTERM.
         func stop() {
             guard process.isRunning else { return }
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
