@@ -21,8 +21,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CLinuxInput",
-            pkgConfig: "libevdev libudev",
-            providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev"])]
+            pkgConfig: "libevdev libudev libsystemd",
+            providers: [.apt(["libevdev-dev", "libudev-dev", "libmtdev-dev", "libsystemd-dev"])]
         ),
         // The seeded generator (SplitMix64) of the synthesizer, the stress set and the tests:
         // no dependencies, so the protocol tests need not link the engine for it.

@@ -64,7 +64,7 @@ flags=(
     # CLinuxInput (the C shim's module map) for the part of GesturedSystem the actions target needs.
     -I Sources/CLinuxInput
 )
-for cflag in $(pkg-config --cflags libevdev libudev); do flags+=(-Xcc "$cflag"); done
+for cflag in $(pkg-config --cflags libevdev libudev libsystemd); do flags+=(-Xcc "$cflag"); done
 
 # The package modules each module needs (Package.swift), built before it.
 module_dependencies() {

@@ -5,8 +5,9 @@ set -euo pipefail
 # python3-pytest runs the Python client's, the completions' and the trace's tests; zsh and
 # fish run the completions for real (bash is always there); chromium renders the trace SVG;
 # valgrind counts the daemon path's instructions per frame (docs/benchmarks.md).
-# dbus-daemon and python3-dbusmock give the session tests a real bus with logind's mock on it (SessionTests).
-pkgs=(libevdev-dev libudev-dev libmtdev-dev pkg-config scdoc systemd udev python3-pytest zsh fish chromium
+# libsystemd-dev is sd-bus (the daemon follows logind on the system bus); dbus-daemon and
+# python3-dbusmock give the session tests a real bus with logind's mock on it (SessionTests).
+pkgs=(libevdev-dev libudev-dev libmtdev-dev libsystemd-dev pkg-config scdoc systemd udev python3-pytest zsh fish chromium
   dbus-daemon python3-dbusmock valgrind)
 if [ "${1:-}" = "--vm" ]; then
   pkgs+=(qemu-system-x86 busybox-static cpio kmod libinput-tools udev evemu-tools socat libinput-dev)

@@ -136,7 +136,7 @@ public final class Daemon: Sendable {
         if options.followLogind ?? (options.useUdev || options.environment["DBUS_SYSTEM_BUS_ADDRESS"] != nil) {
             let logind = LogindTracker(
                 loop: loop, sessions: state.seatSessions, logger: logger.with([("domain", "logind")]),
-                address: SystemBus.address(environment: options.environment))
+                address: SDBusConnection.address(environment: options.environment))
             await logind.start()
             tracker = logind
         } else {

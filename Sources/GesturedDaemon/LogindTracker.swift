@@ -56,8 +56,9 @@ struct LogindModel: Equatable {
     }
 }
 
-/// Follows `org.freedesktop.login1` on the system bus (through ``SystemBus``, the project's D-Bus client) and keeps
-/// ``SeatSessions`` current: each seat's active session, its user and `LockedHint`.
+/// Follows `org.freedesktop.login1` on the system bus (through ``SDBusConnection``, libsystemd's
+/// sd-bus on the daemon's loop) and keeps ``SeatSessions`` current: each seat's active
+/// session, its user and `LockedHint`.
 ///
 /// Signals, never polling: matches on `PropertiesChanged` of logind's objects, on the
 /// manager's `SessionNew`/`SessionRemoved`/`SeatNew`/`SeatRemoved`, and on the bus's
@@ -82,7 +83,7 @@ public actor LogindTracker {
     let sessions: SeatSessions
     let logger: Logger
     let address: String
-    private var bus: SystemBus?
+    private var bus: SDBusConnection?
     /// logind's unique name while it is on the bus.
     private var owner: String?
     private var live = LogindModel()
@@ -98,7 +99,7 @@ public actor LogindTracker {
     private var reconnectDelay: Int64 = 500_000
     private var reconnectScheduled = false
 
-    /// - Parameter address: the system bus (``SystemBus/address(environment:)``).
+    /// - Parameter address: the system bus (``SDBusConnection/address(environment:)``).
     public init(loop: EventLoop, sessions: SeatSessions, logger: Logger, address: String) {
         self.loop = loop
         self.sessions = sessions
@@ -118,7 +119,7 @@ public actor LogindTracker {
     }
 
     private func connect() throws(SystemError) {
-        let bus = try SystemBus(address: address, loop: loop) { [weak self] reason in
+        let bus = try SDBusConnection(address: address, loop: loop) { [weak self] reason in
             self?.assumeIsolated { $0.busClosed(reason) }
         }
         self.bus = bus
@@ -129,7 +130,7 @@ public actor LogindTracker {
                 { $0.nameOwnerChanged($1) }
             ),
             // sender= by well-known name: the bus daemon delivers only what its current owner
-            // sends (``SystemBus`` itself lets any unique sender through, as sd-bus did);
+            // sends (sd-bus's own check lets any unique sender through for a well-known sender=);
             // each handler checks the sender against logind's unique name as well.
             ("type='signal',sender='\(Self.busName)',interface='\(Self.managerInterface)',path='\(Self.managerPath)'", { $0.managerSignal($1) }),
             (

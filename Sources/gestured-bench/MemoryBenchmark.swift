@@ -3,7 +3,7 @@ import GesturedSystem
 import Glibc
 
 /// `gestured-bench rss`: where a running daemon's resident pages are, from
-/// `/proc/PID/smaps`, one row per file (the binary, each shared library) and per kind of
+/// `/proc/PID/smaps` (RSS, PSS and the private pages, USS), one row per file (the binary, each shared library) and per kind of
 /// anonymous memory (the heap, thread stacks and malloc arenas, the main stack). Without
 /// `--pid` it starts the `gestured` binary idle (`--no-udev`, no devices, no clients) as a
 /// child, as the idle part of `gestured-bench daemon` does; the kernel tier's
@@ -183,12 +183,18 @@ struct SmapsBreakdown {
         Swift.print("  anonymous mappings, resident/size kB (8 MiB: a thread's stack; 132 kB or 64 MiB: a malloc arena): \(anonymous.joined(separator: " "))")
     }
 
-    /// One line: the RSS, its anonymous and file-backed parts, and the binary's share.
+    /// One line: the RSS, its anonymous and file-backed parts, and the binary's share; then
+    /// PSS (each shared page divided among the processes that map it: a library every
+    /// systemd process has costs this one little) and USS (the private pages, what ending
+    /// the process would give back).
     var summary: String {
         let rss = rows.reduce(0) { $0 + $1.rss }
         let anonymous = rows.reduce(0) { $0 + $1.anonymous }
         let binary = rows.filter { $0.name.contains("(the binary)") }.reduce(0) { $0 + $1.rss }
+        let pss = rows.reduce(0) { $0 + $1.pss }
+        let uss = rows.reduce(0) { $0 + $1.privateClean + $1.privateDirty }
         return "smaps: RSS \(rss) kB (\(fixed(Double(rss) / 1024, 1)) MiB) = anonymous \(anonymous) kB (heap, stacks, relocated pages) "
-            + "+ file-backed \(rss - anonymous) kB; of all that the binary \(binary) kB"
+            + "+ file-backed \(rss - anonymous) kB; of all that the binary \(binary) kB; "
+            + "PSS \(pss) kB, USS (private) \(uss) kB"
     }
 }

@@ -11,7 +11,7 @@ import Testing
 
 @testable import GesturedDaemon
 
-/// The daemon's view of logind (``LogindTracker`` over ``SystemBus``, the project's D-Bus client) against a real dbus-daemon with
+/// The daemon's view of logind (``LogindTracker`` over ``SDBusConnection``, sd-bus) against a real dbus-daemon with
 /// python-dbusmock's logind template on it, and the lock gate on top of it. No sleeps: each
 /// step waits for the state the daemon reports, bounded by a timeout.
 @Suite("Sessions (logind)", .serialized, .timeLimit(.minutes(2)))
