@@ -111,3 +111,28 @@ struct FilterRun {
         }
     }
 }
+
+/// What a stage alone is run on: a touch's step on a contact record, and a frame in flight
+/// around a table a test sets up (no other stage of the chain runs).
+enum StageBench {
+    static func contact(_ role: ContactRole = .finger, at x: Double, _ y: Double, since t: Double = 0) -> FilterContact {
+        let position = PhysicalPoint(x: x, y: y)
+        return FilterContact(
+            role: role, start: position, startTime: Timestamp(seconds: t), hysteresis: PositionHysteresis(radius: 0, position: position))
+    }
+
+    static func touch(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, pressure: Int32? = nil, tool: ToolType = .finger) -> Touch {
+        let position = PhysicalPoint(x: x, y: y)
+        return Touch(
+            id: TouchID(id), phase: phase, position: position, previousPosition: position, startPosition: position,
+            startTime: .zero, toolType: tool, pressure: pressure)
+    }
+
+    static func step(_ touch: Touch, _ contact: FilterContact) -> ContactStep {
+        ContactStep(touch: touch, contact: contact, state: .judging)
+    }
+
+    static func frame(_ t: Double, _ touches: [Touch] = [], button: Bool = false, table: ContactTable = ContactTable()) -> FilterFrame {
+        FilterFrame(input: Frame(timestamp: Timestamp(seconds: t), touches: touches, isButtonPressed: button), buttonBefore: false, table: table, out: [])
+    }
+}

@@ -75,4 +75,47 @@ struct LiftDebounceStageTests {
         long.frame(0.15, [(1, .ended, 50, 30, 63)])
         #expect(long.filter.nextDeadline == Timestamp(seconds: 0.23))
     }
+
+    // The stage alone, on a table set up by hand.
+
+    @Test("alone: a finger's end is held for the lift delay, said as the next deadline, and fired when due")
+    func aloneHoldAndFire() {
+        var settings = TouchFilterSettings()
+        settings.liftDelay = 0.04
+        let stage = LiftDebounceStage(settings: settings, facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var frame = StageBench.frame(1)
+        var end = StageBench.step(StageBench.touch(1, .ended, 50, 30), StageBench.contact(at: 50, 30, since: 0.5))
+        stage.process(&end, in: &frame)
+        #expect(end.holdUntil == Timestamp(seconds: 1.04))
+        var table = ContactTable()
+        table.lifted[TouchID(1)] = HeldLift(
+            touches: [StageBench.touch(1, .ended, 50, 30)], position: PhysicalPoint(x: 50, y: 30), startPosition: .zero,
+            startTime: .zero, time: Timestamp(seconds: 1), contact: end.contact, deadline: Timestamp(seconds: 1.04))
+        #expect(stage.nextDeadline(table) == Timestamp(seconds: 1.04))
+        var early = StageBench.frame(1.03, table: table)
+        stage.fire(&early)
+        #expect(early.ahead == nil)
+        var due = StageBench.frame(1.05, table: table)
+        stage.fire(&due)
+        #expect(due.ahead?.timestamp == Timestamp(seconds: 1.04))
+        #expect(due.ahead?.touches.map(\.phase) == [.ended])
+        #expect(due.table.lifted.isEmpty)
+    }
+
+    @Test("alone: a contact landing where a finger just lifted continues it under the lifted id")
+    func aloneResume() {
+        let stage = LiftDebounceStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var table = ContactTable()
+        table.lifted[TouchID(1)] = HeldLift(
+            touches: [StageBench.touch(1, .ended, 50, 30)], position: PhysicalPoint(x: 50, y: 30), startPosition: .zero,
+            startTime: .zero, time: Timestamp(seconds: 1), contact: StageBench.contact(at: 50, 30), deadline: Timestamp(seconds: 1.04))
+        var frame = StageBench.frame(1.01, table: table)
+        var landing = StageBench.step(StageBench.touch(2, .began, 51, 30), StageBench.contact(at: 51, 30))
+        stage.process(&landing, in: &frame)
+        #expect(landing.resumed)
+        #expect(landing.touch.id == TouchID(1))
+        #expect(landing.state == .delivering)
+        #expect(frame.table.aliases[TouchID(2)] == TouchID(1))
+        #expect(frame.table.lifted.isEmpty)
+    }
 }

@@ -95,4 +95,50 @@ struct PalmStageTests {
         run.frame(0.10, [(1, .moved, 10, 95, 200)])
         #expect(run.phases == ["1 began", "1 moved"])
     }
+
+    // The stage alone, on a table set up by hand.
+
+    @Test("alone: a landing reported as a palm tool is a palm, its reason the tool; a finger landing is left alone")
+    func aloneLanding() {
+        var stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var frame = StageBench.frame(0)
+        var palm = StageBench.step(StageBench.touch(1, .began, 50, 30, tool: .palm), StageBench.contact(at: 50, 30))
+        stage.process(&palm, in: &frame)
+        #expect(palm.contact.role == .palm)
+        #expect(palm.contact.palmReason == .tool)
+        var finger = StageBench.step(StageBench.touch(2, .began, 20, 30, pressure: 40), StageBench.contact(at: 20, 30))
+        stage.process(&finger, in: &frame)
+        #expect(finger.contact.role == .finger)
+        #expect(frame.table.pressureSeen)
+    }
+
+    @Test("alone: a finger pressing like a palm is withdrawn once, cancelled with its reason")
+    func aloneWithdrawn() {
+        var stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var frame = StageBench.frame(0.1)
+        var step = StageBench.step(StageBench.touch(1, .moved, 52, 30, pressure: 250), StageBench.contact(at: 50, 30))
+        stage.process(&step, in: &frame)
+        #expect(step.contact.role == .palm)
+        #expect(step.state == .done)
+        #expect(frame.out.map(\.phase) == [.cancelled])
+        #expect(frame.out.first?.flags.palm == .pressure)
+    }
+
+    @Test("alone: a palm lifting is remembered; a contact landing there soon after is a palm; the memory fades")
+    func aloneMemory() {
+        var settings = TouchFilterSettings()
+        settings.palmMemoryTime = 0.5
+        var stage = PalmStage(settings: settings, facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var frame = StageBench.frame(1)
+        var lift = StageBench.step(StageBench.touch(1, .ended, 50, 30), StageBench.contact(.palm, at: 50, 30))
+        stage.process(&lift, in: &frame)
+        #expect(frame.table.palmMemory.count == 1)
+        var again = StageBench.frame(1.2, table: frame.table)
+        var landing = StageBench.step(StageBench.touch(2, .began, 55, 30, pressure: 30), StageBench.contact(at: 55, 30))
+        stage.process(&landing, in: &again)
+        #expect(landing.contact.palmReason == .palmMemory)
+        var later = StageBench.frame(1.6, table: again.table)
+        stage.end(&later)
+        #expect(later.table.palmMemory.isEmpty)
+    }
 }

@@ -25,4 +25,24 @@ struct SemiMTStageTests {
         let moved = plain.delivered.compactMap { $0 }.flatMap { $0 }.filter { $0.id == TouchID(1) }.map(\.position.x)
         #expect(moved == [30, 24], "\(moved)")
     }
+
+    @Test("alone: in a frame changing the finger count a contact's step is taken out; in the next it is not")
+    func alone() {
+        var stage = SemiMTStage()
+        var first = StageBench.frame(0, [StageBench.touch(1, .stationary, 50, 30)])
+        stage.begin(&first)
+        #expect(!first.countChanged)
+        var second = StageBench.frame(0.01, [StageBench.touch(1, .moved, 53, 30), StageBench.touch(2, .began, 20, 30)])
+        stage.begin(&second)
+        #expect(second.countChanged)
+        var contact = StageBench.contact(at: 50, 30)
+        _ = contact.jump.update(PhysicalPoint(x: 53, y: 30))
+        var step = StageBench.step(StageBench.touch(1, .moved, 53, 30), contact)
+        step.unjumpedPrevious = PhysicalPoint(x: 50, y: 30)
+        stage.process(&step, in: &second)
+        #expect(step.contact.jump.position(for: PhysicalPoint(x: 53, y: 30)) == PhysicalPoint(x: 50, y: 30))
+        var third = StageBench.frame(0.02, [StageBench.touch(1, .moved, 54, 30), StageBench.touch(2, .moved, 20, 30)])
+        stage.begin(&third)
+        #expect(!third.countChanged)
+    }
 }
