@@ -112,4 +112,24 @@ struct EdgeBandStageTests {
         // A quick tap in the band is no palm: a second tap beside it still counts.
         #expect(restThenTouch(restFor: 0.08) == ["1 began", "1 ended", "2 began", "2 ended"])
     }
+
+    // The stage alone, on steps set up by hand (the 100 mm wide pad: side bands up to 8 mm).
+
+    @Test("alone: a landing in the side band is held; leaving toward the middle in time it turns finger, too late a palm")
+    func aloneBand() {
+        let settings = TouchFilterSettings()
+        let stage = EdgeBandStage(settings: settings, bands: FilterBands(settings: settings, width: 100, height: 60))
+        var frame = StageBench.frame(0)
+        var landing = StageBench.step(StageBench.touch(1, .began, 2, 30), StageBench.contact(at: 2, 30))
+        stage.process(&landing, in: &frame)
+        #expect(landing.contact.role == .edgeCandidate)
+        var early = StageBench.frame(0.05)
+        var out = StageBench.step(StageBench.touch(1, .moved, 20, 30), landing.contact)
+        stage.process(&out, in: &early)
+        #expect(out.state == .releasing)
+        var late = StageBench.frame(5)
+        var wandered = StageBench.step(StageBench.touch(1, .moved, 20, 30), landing.contact)
+        stage.process(&wandered, in: &late)
+        #expect(wandered.contact.palmReason == .edge)
+    }
 }

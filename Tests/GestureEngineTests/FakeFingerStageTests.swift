@@ -66,4 +66,20 @@ struct FakeFingerStageTests {
         run.frame(0.05, [(1, .moved, 30, 20, 200), (2, .began, 60, 40, 200)], count: 3)
         #expect(run.phases.isEmpty)
     }
+
+    @Test("alone: a two-slot pad counting three fingers gets one fake at the topmost finger, counted in the table")
+    func aloneFake() {
+        var stage = FakeFingerStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: twoSlotPad, pressureIsPressure: true))
+        var table = ContactTable()
+        table[TouchID(1)] = StageBench.contact(at: 30, 40)
+        table[TouchID(2)] = StageBench.contact(at: 60, 20)
+        let input = Frame(
+            timestamp: Timestamp(seconds: 0.1), touches: [StageBench.touch(1, .stationary, 30, 40), StageBench.touch(2, .stationary, 60, 20)],
+            fingerCount: 3)
+        var frame = FilterFrame(input: input, buttonBefore: false, table: table, out: [])
+        stage.end(&frame)
+        #expect(frame.table.fakeFingers == 1)
+        #expect(frame.out.map(\.phase) == [.began])
+        #expect(frame.out.first?.position == PhysicalPoint(x: 60, y: 20))
+    }
 }

@@ -63,4 +63,38 @@ struct JitterStageTests {
         let touches = run.delivered.compactMap { $0 }.flatMap { $0 }
         #expect(touches.first?.startTime == Timestamp(seconds: 0))
     }
+
+    // The stage alone, on steps set up by hand.
+
+    @Test("alone: a landing finger is delivered as it came; a released candidate begins where it is; a palm delivers nothing")
+    func aloneDelivery() {
+        let stage = JitterStage(settings: TouchFilterSettings())
+        var frame = StageBench.frame(0.3)
+        var landing = StageBench.step(StageBench.touch(1, .began, 50, 30), StageBench.contact(at: 50, 30))
+        stage.process(&landing, in: &frame)
+        var released = StageBench.step(StageBench.touch(2, .moved, 20, 30), StageBench.contact(.edgeCandidate, at: 5, 30))
+        released.state = .releasing
+        stage.process(&released, in: &frame)
+        var palm = StageBench.step(StageBench.touch(3, .moved, 80, 30), StageBench.contact(.palm, at: 80, 30))
+        stage.process(&palm, in: &frame)
+        #expect(frame.out.map(\.phase) == [.began, .began])
+        #expect(frame.out.last?.startTime == Timestamp(seconds: 0.3))
+        #expect(frame.out.last?.startPosition == PhysicalPoint(x: 20, y: 30))
+        #expect(released.contact.role == .finger)
+    }
+
+    @Test("alone: a finger's end is its last delivery, marked no tap when it clicked; a cancel goes out at once")
+    func aloneEnd() {
+        let stage = JitterStage(settings: TouchFilterSettings())
+        var frame = StageBench.frame(0.1)
+        var clicked = StageBench.contact(at: 50, 30)
+        clicked.clicked = true
+        var end = StageBench.step(StageBench.touch(1, .ended, 50, 30), clicked)
+        stage.process(&end, in: &frame)
+        #expect(end.state == .lifting)
+        #expect(end.lifting.first?.flags.noTap == .click)
+        var cancel = StageBench.step(StageBench.touch(2, .cancelled, 60, 30), StageBench.contact(at: 55, 30))
+        stage.process(&cancel, in: &frame)
+        #expect(frame.out.map(\.position) == [PhysicalPoint(x: 55, y: 30)])
+    }
 }

@@ -100,7 +100,7 @@ struct PalmStageTests {
 
     @Test("alone: a landing reported as a palm tool is a palm, its reason the tool; a finger landing is left alone")
     func aloneLanding() {
-        var stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        let stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
         var frame = StageBench.frame(0)
         var palm = StageBench.step(StageBench.touch(1, .began, 50, 30, tool: .palm), StageBench.contact(at: 50, 30))
         stage.process(&palm, in: &frame)
@@ -114,7 +114,7 @@ struct PalmStageTests {
 
     @Test("alone: a finger pressing like a palm is withdrawn once, cancelled with its reason")
     func aloneWithdrawn() {
-        var stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        let stage = PalmStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
         var frame = StageBench.frame(0.1)
         var step = StageBench.step(StageBench.touch(1, .moved, 52, 30, pressure: 250), StageBench.contact(at: 50, 30))
         stage.process(&step, in: &frame)
@@ -128,7 +128,7 @@ struct PalmStageTests {
     func aloneMemory() {
         var settings = TouchFilterSettings()
         settings.palmMemoryTime = 0.5
-        var stage = PalmStage(settings: settings, facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        let stage = PalmStage(settings: settings, facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
         var frame = StageBench.frame(1)
         var lift = StageBench.step(StageBench.touch(1, .ended, 50, 30), StageBench.contact(.palm, at: 50, 30))
         stage.process(&lift, in: &frame)

@@ -47,4 +47,25 @@ struct PalmWobbleStageTests {
         pair.frame(0.50, [])
         #expect(!pair.phases.contains { $0.hasPrefix("1 cancelled") })
     }
+
+    @Test("alone: a lone contact whose steps turn back palmReversalCount times is a palm; a finger is withdrawn")
+    func alone() {
+        var settings = TouchFilterSettings()
+        settings.palmReversalCount = 2
+        let stage = PalmWobbleStage(settings: settings)
+        var contact = StageBench.contact(at: 50, 30)
+        var out: [Touch] = []
+        for (k, x) in [53.0, 50.0, 53.0].enumerated() {
+            var frame = StageBench.frame(0.02 * Double(k + 1))
+            var touch = StageBench.touch(1, .moved, x, 30)
+            touch.previousPosition = PhysicalPoint(x: k % 2 == 0 ? 50 : 53, y: 30)
+            var step = StageBench.step(touch, contact)
+            step.alone = true
+            stage.process(&step, in: &frame)
+            contact = step.contact
+            out += frame.out
+        }
+        #expect(contact.palmReason == .wobble)
+        #expect(out.map(\.phase) == [.cancelled])
+    }
 }

@@ -209,4 +209,33 @@ struct TapGuardStageTests {
         single.frame(0.50, [], count: 0)
         #expect(single.phases.last == "1 ended")
     }
+
+    // The stage alone, on steps set up by hand.
+
+    @Test("alone: a contact seen once, alone, lifting within 25 ms is a glitch; one accompanied is not")
+    func aloneGlitch() {
+        let stage = TapGuardStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var frame = StageBench.frame(0.01)
+        var lone = StageBench.step(StageBench.touch(1, .ended, 50, 30), StageBench.contact(at: 50, 30))
+        stage.process(&lone, in: &frame)
+        #expect(lone.contact.noTap == .glitch)
+        var company = StageBench.contact(at: 50, 30)
+        company.accompanied = true
+        var accompanied = StageBench.step(StageBench.touch(2, .ended, 50, 30), company)
+        stage.process(&accompanied, in: &frame)
+        #expect(accompanied.contact.noTap == nil)
+    }
+
+    @Test("alone: a finger lifting while a contact that landed with it is still held in the edge band is a hand landing")
+    func aloneHandLanding() {
+        let stage = TapGuardStage(settings: TouchFilterSettings(), facts: FilterDeviceFacts(device: pad, pressureIsPressure: true))
+        var table = ContactTable()
+        table[TouchID(2)] = StageBench.contact(.edgeCandidate, at: 2, 30)
+        var frame = StageBench.frame(0.1, table: table)
+        var contact = StageBench.contact(at: 50, 30)
+        contact.reports = 3
+        var end = StageBench.step(StageBench.touch(1, .ended, 50, 30), contact)
+        stage.process(&end, in: &frame)
+        #expect(end.contact.noTap == .handLanding)
+    }
 }

@@ -10,19 +10,17 @@
 struct PalmStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let rules: PalmRules
-    /// Some contact reported a pressure above 0: the device's pressure channel works. A
-    /// device that declares a pressure axis but never sends it is not judged by pressure.
-    private var pressureSeen = false
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
         self.sharedSettings = SharedFilterSettings(settings)
         self.rules = PalmRules(settings: settings, facts: facts)
     }
 
-    mutating func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
         let touch = step.touch
-        if !pressureSeen, let pressure = touch.pressure, pressure > 0 { pressureSeen = true }
-        frame.table.pressureSeen = pressureSeen
+        // The device's pressure channel works (a device that declares a pressure axis but
+        // never sends it is not judged by pressure).
+        if !frame.table.pressureSeen, let pressure = touch.pressure, pressure > 0 { frame.table.pressureSeen = true }
         guard step.state == .judging else { return }
         switch touch.phase {
         case .began:

@@ -16,8 +16,8 @@
 ///   the surface: the ChromiumOS library's "Tap Minimum Pressure");
 /// * ``NoTapReason/handLanding``: landed together with a contact still held in an edge band.
 ///
-/// The first reason found is kept, in the order above the list's first two (known at the
-/// landing), then too light, hovering, tracking lost, hand landing, glitch. Touchpad chain only.
+/// The first reason found is kept: at the landing after a scroll, then split; at the lift too
+/// light, hovering, tracking lost, hand landing, then glitch. Touchpad chain only.
 struct TapGuardStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
