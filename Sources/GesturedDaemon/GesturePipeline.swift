@@ -119,11 +119,12 @@ public struct GesturePipeline: Sendable {
     private mutating func feed(_ event: RawEvent, into outputs: inout [EngineOutput]) {
         guard let assembled = assembler.feed(event) else { return }
         now = assembled.timestamp
+        let filtered = filter.process(assembled)
         // Lifts the filter held back and that came due before this frame go first.
-        if let lifts = filter.flush(before: assembled) {
+        if let lifts = filtered.ahead {
             engine.process(lifts, into: &outputs)
         }
-        guard let frame = filter.filter(assembled) else { return }
+        guard let frame = filtered.frame else { return }
         engine.process(frame, into: &outputs)
     }
 
@@ -146,10 +147,11 @@ public struct GesturePipeline: Sendable {
                 pending = nil
             }
             now = assembled.timestamp
-            if let lifts = filter.flush(before: assembled) {
+            let filtered = filter.process(assembled)
+            if let lifts = filtered.ahead {
                 engine.process(lifts, into: &outputs)
             }
-            guard let frame = filter.filter(assembled) else { continue }
+            guard let frame = filtered.frame else { continue }
             engine.advance(to: frame.timestamp, into: &outputs)
             pending = frame
         }
@@ -174,7 +176,7 @@ public struct GesturePipeline: Sendable {
         defer { settle() }
         let clamped = max(time, now ?? time)
         now = clamped
-        if let lifts = filter.flush(upTo: clamped) {
+        if let lifts = filter.fire(upTo: clamped) {
             engine.process(lifts, into: &outputs)
         }
         engine.advance(to: clamped, into: &outputs)
@@ -200,11 +202,11 @@ public struct GesturePipeline: Sendable {
         defer { settle() }
         var t = max(time, now ?? time)
         var outputs: [EngineOutput] = []
-        if let lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) {
+        if let lifts = filter.fire(upTo: Timestamp(microseconds: Int64.max / 2)) {
             t = max(t, lifts.timestamp)
             outputs += engine.process(lifts)
         }
-        if let assembled = assembler.cancelAll(at: t), let frame = filter.filter(assembled) {
+        if let assembled = assembler.cancelAll(at: t), let frame = filter.process(assembled).frame {
             outputs += engine.process(frame)
         }
         filter.reset()

@@ -194,8 +194,9 @@ public struct Evaluator: Sendable {
         }
         for event in events {
             guard let assembled = assembler.feed(event) else { continue }
-            if let lifts = filter.flush(before: assembled) { note(lifts) }
-            if let frame = filter.filter(assembled) { note(frame) }
+            let filtered = filter.process(assembled)
+            if let lifts = filtered.ahead { note(lifts) }
+            if let frame = filtered.frame { note(frame) }
         }
         return last
     }
@@ -214,8 +215,9 @@ public struct Evaluator: Sendable {
         }
         for event in events {
             guard let assembled = assembler.feed(event) else { continue }
-            if let lifts = filter.flush(before: assembled) { line(lifts, "lifts") }
-            if let frame = filter.filter(assembled) { line(frame, "frame") }
+            let filtered = filter.process(assembled)
+            if let lifts = filtered.ahead { line(lifts, "lifts") }
+            if let frame = filtered.frame { line(frame, "frame") }
         }
     }
 

@@ -17,7 +17,7 @@ private let scenarios: [FilterRule: Scenario] = [
     .toolPalm: { s in
         var filter = TouchFilter(device: pad, settings: s)
         let touch = Touch(id: TouchID(1), phase: .began, position: PhysicalPoint(x: 50, y: 30), startTime: .zero, toolType: .palm)
-        return filter.filter(Frame(timestamp: .zero, touches: [touch]))?.touches.map(\.phase.rawValue) ?? ["dropped"]
+        return filter.process(Frame(timestamp: .zero, touches: [touch])).frame?.touches.map(\.phase.rawValue) ?? ["dropped"]
     },
     .pressurePalm: { s in
         var run = FilterRun(s)

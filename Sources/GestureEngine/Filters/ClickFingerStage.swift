@@ -2,7 +2,7 @@
 /// pressed while another finger drags is taken out (``PalmReason/clickingFinger``), so the
 /// dragging finger alone moves the pointer (click with one finger, drag with another; libinput
 /// excludes the clicking finger alike). Fingers down during a press end with
-/// ``NoTapReason/click``: a click must not also be a tap.
+/// ``NoTapReason/click``: a click must not also be a tap. In both chains.
 struct ClickFingerStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     /// Some contact, in the table or in a held-back lift, may still carry a press anchor.
@@ -19,10 +19,21 @@ struct ClickFingerStage: TouchFilterStage, FilterSettingsHolder {
         mayHoldAnchors = false
     }
 
+    /// A contact ending that pressed the button clicked: its lift is no tap
+    /// (``FilterContact/clicked``).
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        guard step.state == .judging, step.touch.phase == .ended || step.touch.phase == .cancelled else { return }
+        step.contact.clicked = step.contact.pressedButton && settings.clicksCancelTouches && settings.enables(.clickNoTap)
+    }
+
+    mutating func end(_ frame: inout FilterFrame) {
+        step(frame.input, table: &frame.table, liftsHeld: !frame.table.lifted.isEmpty, into: &frame.out)
+    }
+
     /// Notes each contact's position and where it was when the button went down; appends
     /// the cancels of clicking fingers to `out`.
     /// - Parameter liftsHeld: some lift is held back (its contact may return with its anchor).
-    mutating func step(_ frame: Frame, table: inout ContactTable, liftsHeld: Bool, into out: inout [Touch]) {
+    private mutating func step(_ frame: Frame, table: inout ContactTable, liftsHeld: Bool, into out: inout [Touch]) {
         if !frame.isButtonPressed && !mayHoldAnchors { return }
         for touch in frame.touches {
             let id = table.resolved(touch.id)
@@ -57,10 +68,5 @@ struct ClickFingerStage: TouchFilterStage, FilterSettingsHolder {
         }
         // Marked after the loop: changing the table while iterating it would copy it.
         for index in first..<out.count { table[out[index].id]?.makePalm(.clickingFinger) }
-    }
-
-    /// Whether a finger's lift is a click's.
-    func clicked(_ contact: FilterContact) -> Bool {
-        contact.pressedButton && settings.clicksCancelTouches && settings.enables(.clickNoTap)
     }
 }

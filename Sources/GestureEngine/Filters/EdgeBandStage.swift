@@ -3,48 +3,57 @@
 /// toward the middle within ``TouchFilterSettings/edgeReleaseTime`` (or, on a pad measuring
 /// contact size, stayed finger-sized), or if it landed together with a close partner (two
 /// fingers scrolling from the edge); otherwise it is a palm, ``PalmReason/edge``.
+/// Touchpad chain only.
 struct EdgeBandStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let bands: FilterBands
-    let isTouchpad: Bool
 
-    init(settings: TouchFilterSettings, bands: FilterBands, isTouchpad: Bool) {
+    init(settings: TouchFilterSettings, bands: FilterBands) {
         self.sharedSettings = SharedFilterSettings(settings)
         self.bands = bands
-        self.isTouchpad = isTouchpad
     }
 
-    mutating func reset() {}
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        guard step.state == .judging else { return }
+        switch step.touch.phase {
+        case .began:
+            if step.contact.role == .finger && holdsBack(step.touch) { step.contact.role = .edgeCandidate }
+        case .moved, .stationary:
+            guard step.contact.role == .edgeCandidate else { return }
+            moved(&step, at: frame.now, table: frame.table)
+        case .ended, .cancelled:
+            // Held in the band past the release time: a palm by the edge rule, to be
+            // remembered as one (a palm resting at the edge is re-reported as short contacts).
+            if step.contact.role == .edgeCandidate && frame.now - step.contact.startTime > settings.edgeReleaseTime {
+                frame.table.rememberPalm(step.touch.position, at: frame.now)
+            }
+        }
+    }
 
     /// A new contact there is held back.
     func holdsBack(_ touch: Touch) -> Bool {
-        isTouchpad && bands.inEdgeBand(touch.position) && settings.enables(.edgeBand)
+        bands.inEdgeBand(touch.position) && settings.enables(.edgeBand)
     }
 
-    /// What becomes of a held edge contact in a frame: nil while it stays held (or turns
-    /// palm), its delivered beginning when it turns finger.
-    func moved(
-        _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, table: ContactTable, palms: PalmStage,
-        jitter: JitterStage
-    ) -> Touch? {
-        if let reason = palms.palmReason(touch) {
-            contact.makePalm(reason)
-            return nil
+    /// What becomes of a held edge contact (not a palm by what it reports) in a frame: it
+    /// stays held, turns finger (``ContactStep/State/releasing``) or turns palm.
+    private func moved(_ step: inout ContactStep, at now: Timestamp, table: ContactTable) {
+        let touch = step.touch
+        if settings.enables(.edgePartner), hasEdgePartner(touch.id, step.contact, table: table) {
+            step.state = .releasing
+            return
         }
-        if settings.enables(.edgePartner), hasEdgePartner(touch.id, contact, table: table) {
-            return jitter.release(touch, &contact, at: now)
-        }
-        guard !bands.inEdgeBand(touch.position) else { return nil }
+        guard !bands.inEdgeBand(touch.position) else { return }
         // Out toward the middle in time: a finger. Too late: a palm that wandered — unless the
         // pad measures contact size and this one stayed finger-sized (a finger resting at the
         // edge before it moves).
-        if now - contact.startTime <= settings.edgeReleaseTime
-            || (settings.enables(.edgeFingerMajor) && (contact.maximumMajor ?? .infinity) < settings.edgeFingerMajor)
+        if now - step.contact.startTime <= settings.edgeReleaseTime
+            || (settings.enables(.edgeFingerMajor) && (step.contact.maximumMajor ?? .infinity) < settings.edgeFingerMajor)
         {
-            return jitter.release(touch, &contact, at: now)
+            step.state = .releasing
+            return
         }
-        contact.makePalm(.edge)
-        return nil
+        step.contact.makePalm(.edge)
     }
 
     /// A contact held in an edge band that landed together with another finger close to it
@@ -60,21 +69,5 @@ struct EdgeBandStage: TouchFilterStage, FilterSettingsHolder {
             return true
         }
         return false
-    }
-
-    /// A finger ending that landed together with a contact still held in an edge band (not
-    /// its partner): the hand landing, a palm's heel at the edge and its fingers' side in
-    /// the middle — not a tap, whose partner a one-finger tap would not have.
-    func isHandLanding(_ contact: FilterContact, table: ContactTable) -> Bool {
-        isTouchpad && contact.role == .finger && settings.enables(.handLanding)
-            && table.contacts.values.contains(where: {
-                $0.role == .edgeCandidate && abs($0.startTime - contact.startTime) <= settings.edgeReleaseTime
-            })
-    }
-
-    /// Held in the band past the release time when it lifted: a palm by the edge rule, to
-    /// be remembered as one (a palm resting at the edge is re-reported as short contacts).
-    func liftedAsPalm(_ contact: FilterContact, at now: Timestamp) -> Bool {
-        contact.role == .edgeCandidate && now - contact.startTime > settings.edgeReleaseTime
     }
 }

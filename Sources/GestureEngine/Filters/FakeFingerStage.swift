@@ -3,7 +3,7 @@
 /// three fingers with `BTN_TOOL_TRIPLETAP` but only two slots) gets the missing fingers as
 /// fake touches following the topmost finger, so a two-finger scroll beside a palm that takes
 /// one slot is still two fingers. Palms and held-back contacts are never copied: fakes follow
-/// a delivered finger, and end when there is none.
+/// a delivered finger, and end when there is none. Touchpad chain only.
 struct FakeFingerStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
@@ -28,15 +28,17 @@ struct FakeFingerStage: TouchFilterStage, FilterSettingsHolder {
         fakes = []
     }
 
-    var count: Int { fakes.count }
-    var isEmpty: Bool { fakes.isEmpty }
+    /// Adds, moves and ends fakes for the frame's finger count; ended fakes are held back
+    /// like a real finger's lift (``ContactTable/lifted``), so fingers lifting together end
+    /// together, or, with no lift delay, delivered at once.
+    mutating func end(_ frame: inout FilterFrame) {
+        step(frame.input, table: &frame.table, into: &frame.out)
+        frame.table.fakeFingers = fakes.count
+    }
 
-    /// Adds, moves and ends fakes for the frame's finger count; ended fakes go to `lifts`
-    /// (held back like a real finger's, so fingers lifting together end together) or, with no
-    /// lift delay, straight to `out`.
-    mutating func step(_ frame: Frame, table: ContactTable, lifts: inout LiftDebounceStage, into out: inout [Touch]) {
+    private mutating func step(_ frame: Frame, table: inout ContactTable, into out: inout [Touch]) {
         var wanted = 0
-        if settings.synthesizesUntrackedFingers, settings.enables(.fakeFingers), facts.isTouchpad, facts.tracksSlots, let count = frame.fingerCount,
+        if settings.synthesizesUntrackedFingers, settings.enables(.fakeFingers), facts.tracksSlots, let count = frame.fingerCount,
             count > facts.slotCount
         {
             wanted = count - max(table.contacts.count, facts.slotCount)
@@ -69,9 +71,9 @@ struct FakeFingerStage: TouchFilterStage, FilterSettingsHolder {
                     role: .finger, start: fake.startPosition, startTime: fake.startTime,
                     hysteresis: PositionHysteresis(radius: settings.hysteresis, position: fake.position))
                 contact.delivered = fake.position
-                lifts.hold(
-                    fake.id, [ended], position: fake.position, contact: contact, at: frame.timestamp,
-                    deadline: frame.timestamp.adding(seconds: settings.liftDelay))
+                table.lifted[fake.id] = HeldLift(
+                    touches: [ended], position: fake.position, startPosition: contact.start, startTime: contact.startTime,
+                    time: frame.timestamp, contact: contact, deadline: frame.timestamp.adding(seconds: settings.liftDelay))
             } else {
                 out.append(ended)
             }

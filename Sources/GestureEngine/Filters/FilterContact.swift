@@ -44,6 +44,8 @@ struct FilterContact: Sendable {
     var pressAnchor: PhysicalPoint?
     /// Was down while the physical button was pressed: its lift is a click's, not a tap's.
     var pressedButton = false
+    /// Ended having pressed the button, where a click is no tap (``ClickFingerStage``).
+    var clicked = false
     /// Why its lift is no tap (the first reason found).
     var noTap: NoTapReason?
     /// Why it is a palm (role ``ContactRole/palm``, ``ContactRole/thumb`` or ``ContactRole/clicking``).

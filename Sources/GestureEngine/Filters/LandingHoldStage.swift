@@ -4,6 +4,7 @@
 /// light, and reach palm pressure within ~130 ms after moving the pointer by up to 5 mm);
 /// a contact whose slot has sent no pressure yet is not delivered until it sends one
 /// (``TouchFilterSettings/holdsUnknownPressure``).
+/// Touchpad chain only.
 struct LandingHoldStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
@@ -13,35 +14,48 @@ struct LandingHoldStage: TouchFilterStage, FilterSettingsHolder {
         self.facts = facts
     }
 
-    mutating func reset() {}
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        guard step.state == .judging else { return }
+        switch step.touch.phase {
+        case .began:
+            if step.contact.role == .finger && holdsUnknownPressure(step.touch, pressureSeen: frame.table.pressureSeen) {
+                step.contact.role = .pressureCandidate
+            }
+            // Palms land alone: a contact joining a finger already down is not held back.
+            begin(&step.contact, at: frame.now, table: frame.table)
+        case .moved, .stationary:
+            switch step.contact.role {
+            case .pressureCandidate:
+                // Its first known pressure is its landing one (a palm's is judged by PalmStage).
+                if step.touch.pressure != nil { step.state = .releasing }
+            case .finger:
+                if let held = held(step.touch, &step.contact, at: frame.now, fingers: step.fingers) {
+                    frame.out.append(held)
+                    step.state = .done
+                }
+            case .edgeCandidate, .thumbCandidate, .palm, .clicking, .thumb:
+                return
+            }
+        case .ended, .cancelled:
+            return
+        }
+    }
 
     /// Whether a new contact is held back for its unknown pressure.
-    func holdsUnknownPressure(_ touch: Touch, palms: PalmStage) -> Bool {
+    func holdsUnknownPressure(_ touch: Touch, pressureSeen: Bool) -> Bool {
         // A finger's pressure changes from frame to frame; a contact whose slot has sent none
         // cannot be told from a palm until it does.
-        facts.isTouchpad && settings.holdsUnknownPressure && palms.pressureSeen && facts.pressureMaximum != nil
+        settings.holdsUnknownPressure && pressureSeen && facts.pressureMaximum != nil
             && touch.pressure == nil && settings.enables(.unknownPressure)
     }
 
     /// Starts a new contact's confirmation when it lands alone.
     func begin(_ contact: inout FilterContact, at now: Timestamp, table: ContactTable) {
-        if facts.isTouchpad && facts.pressureMaximum != nil && settings.palmConfirmTime > 0 && !table.hasFinger
+        if facts.pressureMaximum != nil && settings.palmConfirmTime > 0 && !table.hasFinger
             && settings.enables(.palmConfirm)
         {
             contact.confirmUntil = now.adding(seconds: settings.palmConfirmTime)
         }
-    }
-
-    /// A held contact with unknown pressure reports: nil while it still sends none (or
-    /// turns palm); its delivered beginning once its first pressure shows a finger. Its first
-    /// known pressure is its landing one: judged as a landing, too.
-    func moved(_ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, palms: PalmStage, jitter: JitterStage) -> Touch? {
-        guard touch.pressure != nil else { return nil }
-        if let reason = palms.palmReason(touch) ?? (palms.beginsPressing(touch) ? .landingPressure : nil) {
-            contact.makePalm(reason)
-            return nil
-        }
-        return jitter.release(touch, &contact, at: now)
     }
 
     /// A delivered finger still within its confirmation and alone: delivered where it was

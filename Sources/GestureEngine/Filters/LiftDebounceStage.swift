@@ -5,61 +5,64 @@
 /// reappearing (``TouchFilterSettings/flickerLimit``) is a palm, ``PalmReason/flicker``.
 /// Where a quirk sets ``TouchFilterSettings/palmReturnWait``, a short pressing touch waits
 /// longer for a palm's return (``NoTapReason/palmReturned``).
+///
+/// First in the touchpad chain: a landing that continues a lift is no new contact for the
+/// stages after it. The held lifts are kept in the table (``ContactTable/lifted``): the
+/// stage decides when a contact's end is held (``ContactStep/holdUntil``), the filter files
+/// it there once the last stage made it.
 struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
-
-    /// A lifted finger whose end is held back.
-    struct PendingLift: Sendable {
-        /// What to deliver when the lift comes due: a finger's end; a held-back contact's
-        /// tap (began and ended), or nothing.
-        var touches: [Touch]
-        /// Where it lifted, and the touch's start (kept by a contact that continues it).
-        var position: PhysicalPoint
-        var startPosition: PhysicalPoint
-        var startTime: Timestamp
-        var time: Timestamp
-        var contact: FilterContact
-        /// When it is delivered at the latest.
-        var deadline: Timestamp
-    }
-    private(set) var pending: [TouchID: PendingLift] = [:]
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
         self.sharedSettings = SharedFilterSettings(settings)
         self.facts = facts
     }
 
-    mutating func reset() {
-        pending = [:]
+    /// The lifts due before the frame, and those waiting for a palm's return when the frame
+    /// brings a new contact.
+    func begin(_ frame: inout FilterFrame) {
+        guard !frame.table.lifted.isEmpty else { return }
+        var ids = Self.due(frame.table, upTo: frame.now, before: true)
+        returns(frame.input, into: &ids, table: &frame.table)
+        Self.deliver(ids, upTo: frame.now, &frame)
     }
 
-    var isEmpty: Bool { pending.isEmpty }
+    func fire(_ frame: inout FilterFrame) {
+        guard !frame.table.lifted.isEmpty else { return }
+        Self.deliver(Self.due(frame.table, upTo: frame.now, before: false), upTo: frame.now, &frame)
+    }
+
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        switch step.touch.phase {
+        case .began:
+            guard step.state == .judging else { return }
+            resume(&step, at: frame.now, in: &frame)
+        case .ended:
+            guard step.state == .judging, settings.liftDelay > 0 else { return }
+            if step.contact.role == .finger {
+                step.holdUntil = frame.now.adding(seconds: wait(for: step.contact, at: frame.now))
+            } else if step.contact.role.isCandidate {
+                step.holdUntil = frame.now.adding(seconds: settings.liftDelay)
+            }
+        case .moved, .stationary, .cancelled:
+            return
+        }
+    }
 
     /// When the earliest held-back lift is due.
-    var nextDeadline: Timestamp? {
+    func nextDeadline(_ table: ContactTable) -> Timestamp? {
         // Read after every frame, and most hold no lift.
-        guard !pending.isEmpty else { return nil }
+        guard !table.lifted.isEmpty else { return nil }
         var earliest: Timestamp?
-        for lift in pending.values where earliest.map({ lift.deadline < $0 }) ?? true { earliest = lift.deadline }
+        for lift in table.lifted.values where earliest.map({ lift.deadline < $0 }) ?? true { earliest = lift.deadline }
         return earliest
     }
 
-    /// Holds back a lift until `deadline`.
-    mutating func hold(
-        _ id: TouchID, _ touches: [Touch], position: PhysicalPoint, startPosition: PhysicalPoint? = nil,
-        startTime: Timestamp? = nil, contact: FilterContact, at now: Timestamp, deadline: Timestamp
-    ) {
-        pending[id] = PendingLift(
-            touches: touches, position: position, startPosition: startPosition ?? contact.start,
-            startTime: startTime ?? contact.startTime, time: now, contact: contact, deadline: deadline)
-    }
-
     /// The ids of the lifts due at or before `time` (strictly before, with `before`).
-    func due(upTo time: Timestamp, before: Bool) -> [TouchID] {
-        guard !pending.isEmpty else { return [] }
+    private static func due(_ table: ContactTable, upTo time: Timestamp, before: Bool) -> [TouchID] {
         var ids: [TouchID] = []
-        for (id, lift) in pending where before ? lift.deadline < time : lift.deadline <= time { ids.append(id) }
+        for (id, lift) in table.lifted where before ? lift.deadline < time : lift.deadline <= time { ids.append(id) }
         return ids
     }
 
@@ -67,18 +70,19 @@ struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
     /// return when the frame brings a new contact — a finger's second tap must find the first
     /// one ended. A contact landing already pressing near such a lift is the palm back: the
     /// lift is delivered marked ``NoTapReason/palmReturned``.
-    mutating func returns(before frame: Frame, into ids: inout [TouchID], palms: inout PalmStage) {
+    private func returns(_ frame: Frame, into ids: inout [TouchID], table: inout ContactTable) {
         let now = frame.timestamp
         guard settings.enables(.palmReturn) else { return }
+        let rules = PalmRules(settings: settings, facts: facts)
         for touch in frame.touches where touch.phase == .began {
-            for (id, lift) in pending where now - lift.time > settings.liftDelay && !ids.contains(id) {
-                if palms.beginsPressing(touch) && distance(lift.position, touch.position) <= settings.reappearDistance {
-                    pending[id]?.touches = lift.touches.map { lift in
+            for (id, lift) in table.lifted where now - lift.time > settings.liftDelay && !ids.contains(id) {
+                if rules.beginsPressing(touch) && distance(lift.position, touch.position) <= settings.reappearDistance {
+                    table.lifted[id]?.touches = lift.touches.map { lift in
                         var marked = lift
                         if marked.phase == .ended { marked.flags.noTap = .palmReturned }
                         return marked
                     }
-                    palms.remember(lift.position, at: lift.time)
+                    table.rememberPalm(lift.position, at: lift.time)
                 } else if lift.deadline > lift.time.adding(seconds: settings.liftDelay) {
                     ids.append(id)
                 }
@@ -86,19 +90,19 @@ struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
         }
     }
 
-    /// Removes the given lifts and delivers their touches as one frame at the latest of
-    /// their deadlines (at most `time`).
-    mutating func deliver(_ ids: [TouchID], upTo time: Timestamp, button: Bool) -> Frame? {
-        guard !ids.isEmpty else { return nil }
+    /// Removes the given lifts and delivers their touches ahead of the frame, at the latest
+    /// of their deadlines (at most `time`).
+    private static func deliver(_ ids: [TouchID], upTo time: Timestamp, _ frame: inout FilterFrame) {
+        guard !ids.isEmpty else { return }
         var latest = Timestamp.zero
         var touches: [Touch] = []
         for id in ids {
-            guard let lift = pending.removeValue(forKey: id), !lift.touches.isEmpty else { continue }
+            guard let lift = frame.table.lifted.removeValue(forKey: id), !lift.touches.isEmpty else { continue }
             latest = max(latest, min(time, lift.deadline))
             touches += lift.touches
         }
-        guard !touches.isEmpty else { return nil }
-        return Frame(timestamp: latest, touches: touches.sorted { $0.id < $1.id }, isButtonPressed: button)
+        guard !touches.isEmpty else { return }
+        frame.deliverAhead(touches, at: latest)
     }
 
     /// How long a lifted finger's end is held back: the lift delay, or
@@ -120,15 +124,12 @@ struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
 
     /// A contact beginning where a finger just lifted continues that finger (its lift was
     /// held back, so the engine never saw it go); after ``TouchFilterSettings/flickerLimit``
-    /// such returns it is a palm and is cancelled. Appends what to deliver; false when nothing
-    /// lifted nearby.
-    mutating func resume(
-        _ touch: Touch, at now: Timestamp, table: inout ContactTable, fakes: Int, jitter: JitterStage,
-        into out: inout [Touch]
-    ) -> Bool {
-        guard settings.enables(.liftDebounce) else { return false }
+    /// such returns it is a palm and is cancelled. Nothing changes when nothing lifted nearby.
+    private func resume(_ step: inout ContactStep, at now: Timestamp, in frame: inout FilterFrame) {
+        guard settings.enables(.liftDebounce), !frame.table.lifted.isEmpty else { return }
+        let touch = step.touch
         var best: (id: TouchID, distance: Double)?
-        for (id, lift) in pending where now - lift.time <= settings.liftDelay {
+        for (id, lift) in frame.table.lifted where now - lift.time <= settings.liftDelay {
             let d = distance(lift.position, touch.position)
             // Of two as close, the older lift (lower id), whatever the dictionary's order.
             if d <= settings.reappearDistance,
@@ -137,41 +138,40 @@ struct LiftDebounceStage: TouchFilterStage, FilterSettingsHolder {
                 best = (id, d)
             }
         }
-        guard let best, var lift = pending.removeValue(forKey: best.id) else { return false }
-        table.aliases[touch.id] = best.id
-        var continued = touch
-        continued.id = best.id
-        continued.startPosition = lift.startPosition
-        continued.startTime = lift.startTime
+        guard let best, var lift = frame.table.lifted.removeValue(forKey: best.id) else { return }
+        frame.table.aliases[touch.id] = best.id
+        step.resumed = true
+        step.touch.id = best.id
+        step.touch.startPosition = lift.startPosition
+        step.touch.startTime = lift.startTime
         // Only delivered fingers count flickers: a held-back contact is judged by its band
         // rules, and the second of two close fingers in a band flickers the same way.
         let wasDelivered = lift.contact.role == .finger
         if wasDelivered { lift.contact.flickers += 1 }
         if wasDelivered && lift.contact.flickers >= settings.flickerLimit && settings.enables(.flicker) {
             lift.contact.makePalm(.flicker)
-            table[best.id] = lift.contact
-            out.append(continued.withdrawn(at: lift.contact.delivered, reason: .flicker))
-            return true
+            step.contact = lift.contact
+            step.state = .done
+            frame.out.append(step.touch.withdrawn(at: lift.contact.delivered, reason: .flicker))
+            return
         }
+        step.contact = lift.contact
         guard wasDelivered else {
             // A held-back contact back again: still held back, its start kept.
-            table[best.id] = lift.contact
-            return true
+            step.state = .done
+            return
         }
-        continued.phase = .moved
-        var contact = lift.contact
+        step.touch.phase = .moved
         // Still within its palm confirmation and alone: the jump back counts no more than
         // a move would (a palm the sensor loses comes back a few millimetres away).
-        if let until = contact.confirmUntil, now < until, !table.hasFinger, fakes == 0 {
-            continued.position = contact.delivered
-            continued.previousPosition = contact.delivered
-            continued.phase = .stationary
-            table[best.id] = contact
-            out.append(continued)
-            return true
+        if let until = step.contact.confirmUntil, now < until, !frame.table.hasFinger, frame.table.fakeFingers == 0 {
+            step.touch.position = step.contact.delivered
+            step.touch.previousPosition = step.contact.delivered
+            step.touch.phase = .stationary
+            step.state = .done
+            frame.out.append(step.touch)
+            return
         }
-        out.append(jitter.deliver(continued, &contact))
-        table[best.id] = contact
-        return true
+        step.state = .delivering
     }
 }

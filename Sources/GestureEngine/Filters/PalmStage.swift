@@ -1,6 +1,7 @@
-/// Palms by tool, pressure, size, landing pressure, memory and wobble: libinput's
+/// Palms by tool, pressure, size, landing pressure and memory: libinput's
 /// `tp_palm_detect_tool_triggered`, `_pressure_triggered`, `_touch_size_triggered`, each
-/// naming its ``PalmReason``.
+/// naming its ``PalmReason``. In both chains; a contact it makes a palm is never delivered
+/// again (a finger is withdrawn, `cancelled` with ``TouchFlags/palm``).
 ///
 /// Pressure is judged only where the device's pressure means pressure
 /// (``FilterDeviceFacts/pressureMaximum``, from the quirks): a HID pad reporting contact
@@ -8,24 +9,83 @@
 /// millimetres (a resolution is known).
 struct PalmStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
+    let rules: PalmRules
+
+    init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
+        self.sharedSettings = SharedFilterSettings(settings)
+        self.rules = PalmRules(settings: settings, facts: facts)
+    }
+
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        let touch = step.touch
+        // The device's pressure channel works (a device that declares a pressure axis but
+        // never sends it is not judged by pressure).
+        if !frame.table.pressureSeen, let pressure = touch.pressure, pressure > 0 { frame.table.pressureSeen = true }
+        guard step.state == .judging else { return }
+        switch touch.phase {
+        case .began:
+            if let reason = landingReason(touch, at: frame.now, memory: frame.table.palmMemory) { step.contact.makePalm(reason) }
+        case .moved, .stationary:
+            moved(&step, in: &frame)
+        case .ended, .cancelled:
+            if step.contact.role == .palm { frame.table.rememberPalm(touch.position, at: frame.now) }
+        }
+    }
+
+    /// A finger turning palm is withdrawn; a held-back contact turning palm is never
+    /// delivered. One held for its unknown pressure is judged, as a landing, by its first
+    /// known pressure.
+    private func moved(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        let touch = step.touch
+        switch step.contact.role {
+        case .finger:
+            if let reason = rules.palmReason(touch) {
+                step.contact.makePalm(reason)
+                frame.out.append(touch.withdrawn(at: step.contact.delivered, reason: reason))
+                step.state = .done
+            }
+        case .edgeCandidate, .thumbCandidate:
+            if let reason = rules.palmReason(touch) { step.contact.makePalm(reason) }
+        case .pressureCandidate:
+            guard touch.pressure != nil else { return }
+            if let reason = rules.palmReason(touch) ?? (rules.beginsPressing(touch) ? .landingPressure : nil) {
+                step.contact.makePalm(reason)
+            }
+        case .palm, .clicking, .thumb:
+            return
+        }
+    }
+
+    func end(_ frame: inout FilterFrame) {
+        guard !frame.table.palmMemory.isEmpty else { return }
+        let memory = settings.palmMemoryTime
+        let now = frame.now
+        frame.table.palmMemory.removeAll { now - $0.time > memory }
+    }
+
+    /// Why a contact beginning now is a palm from the start, or nil.
+    func landingReason(_ touch: Touch, at now: Timestamp, memory: [(position: PhysicalPoint, time: Timestamp)]) -> PalmReason? {
+        if let reason = rules.palmReason(touch) { return reason }
+        if rules.beginsPressing(touch) { return .landingPressure }
+        if settings.enables(.palmMemory), memory.contains(where: {
+            now - $0.time <= settings.palmMemoryTime && distance($0.position, touch.position) <= settings.palmMemoryDistance
+        }) {
+            return .palmMemory
+        }
+        return nil
+    }
+}
+
+/// What a touch reports that makes it a palm: the predicates ``PalmStage`` judges contacts
+/// by, which the stages that look ahead at a landing (``ThumbStage``, ``LiftDebounceStage``)
+/// ask too. Pure: the settings and the device's facts.
+struct PalmRules: Sendable, FilterSettingsHolder {
+    let sharedSettings: SharedFilterSettings
     let facts: FilterDeviceFacts
-    /// Where and when palms lifted, for ``TouchFilterSettings/palmMemoryTime``.
-    private(set) var lastPalms: [(position: PhysicalPoint, time: Timestamp)] = []
-    /// Some contact reported a pressure above 0: the device's pressure channel works. A
-    /// device that declares a pressure axis but never sends it is not judged by pressure.
-    private(set) var pressureSeen = false
 
     init(settings: TouchFilterSettings, facts: FilterDeviceFacts) {
         self.sharedSettings = SharedFilterSettings(settings)
         self.facts = facts
-    }
-
-    mutating func reset() {
-        lastPalms = []
-    }
-
-    mutating func notePressure(_ touch: Touch) {
-        if !pressureSeen, let pressure = touch.pressure, pressure > 0 { pressureSeen = true }
     }
 
     /// Why `touch` is a palm by what it reports now (tool, pressure, size), or nil.
@@ -48,60 +108,5 @@ struct PalmStage: TouchFilterStage, FilterSettingsHolder {
             settings.enables(.landingPressure)
         else { return false }
         return Double(pressure) >= threshold
-    }
-
-    /// Why a contact beginning now is a palm from the start, or nil.
-    func landingReason(_ touch: Touch, at now: Timestamp) -> PalmReason? {
-        if let reason = palmReason(touch) { return reason }
-        if beginsPressing(touch) { return .landingPressure }
-        if settings.enables(.palmMemory), lastPalms.contains(where: {
-            now - $0.time <= settings.palmMemoryTime && distance($0.position, touch.position) <= settings.palmMemoryDistance
-        }) {
-            return .palmMemory
-        }
-        return nil
-    }
-
-    mutating func remember(_ position: PhysicalPoint, at time: Timestamp) {
-        lastPalms.append((position, time))
-    }
-
-    mutating func forget(before now: Timestamp) {
-        guard !lastPalms.isEmpty else { return }
-        let memory = settings.palmMemoryTime
-        lastPalms.removeAll { now - $0.time > memory }
-    }
-
-    /// A touchpad contact that never pressed harder than
-    /// ``TouchFilterSettings/tapMinimumPressure`` is a thumb or a finger hovering and
-    /// brushing the surface, not a tap (the ChromiumOS library's "Tap Minimum Pressure").
-    func isTooLightToTap(_ contact: FilterContact) -> Bool {
-        guard facts.isTouchpad, let threshold = settings.tapMinimumPressure, facts.pressureMaximum != nil, pressureSeen,
-            settings.enables(.tooLight)
-        else { return false }
-        // A contact whose slot never sent a pressure pressed the kernel's initial 0 (a
-        // pressure equal to the slot's value is never sent; in a recording that starts
-        // mid-session, what the slot's last contact ended with).
-        return Double(contact.maximumPressure ?? 0) < threshold
-    }
-
-    /// Notes a sensor step of a contact; true when it has now jumped back and forth
-    /// ``TouchFilterSettings/palmReversalCount`` times (touchpads reporting a position per
-    /// contact): a palm's wobbling centre. A short step breaks the chain: a finger turning
-    /// slows down first.
-    func jumpsBack(_ step: PhysicalPoint, _ contact: inout FilterContact) -> Bool {
-        guard facts.isTouchpad, facts.reportsContacts, settings.palmReversalCount > 0, settings.enables(.wobble) else { return false }
-        let length = (step.x * step.x + step.y * step.y).squareRoot()
-        guard length >= settings.palmReversalStep else {
-            contact.lastStep = nil
-            return false
-        }
-        if let last = contact.lastStep {
-            let lastLength = (last.x * last.x + last.y * last.y).squareRoot()
-            // Turning back by more than 120°: cos < −0.5.
-            if step.x * last.x + step.y * last.y < -0.5 * length * lastLength { contact.reversals += 1 }
-        }
-        contact.lastStep = step
-        return contact.reversals >= settings.palmReversalCount
     }
 }

@@ -3,10 +3,11 @@
 /// ``TouchFilterSettings/thumbExitFraction``, so a thumb resting there while other fingers
 /// work is never seen; and when a finger lands beside two others, the lower of two fingers
 /// far apart diagonally is a thumb (`tp_thumb_update_multifinger`), ``PalmReason/thumb``.
+/// Touchpad chain only.
 struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
     let sharedSettings: SharedFilterSettings
     let bands: FilterBands
-    let isTouchpad: Bool
+    let rules: PalmRules
 
     /// libinput detects thumbs by position only on touchpads at least this high (mm).
     static let detectionMinimumHeight = 50.0
@@ -24,17 +25,17 @@ struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
     /// band, whose second finger flickers out, turned into pointer motion; tuning 289 → 288.)
     static let handCompanions = 2
 
-    /// The contacts landing in the current frame (``beginFrame(_:)``, ``noteLanding(_:)``), kept for the
+    /// The contacts landing in the current frame (``begin(_:)``), kept for the
     /// frame's lowest contact to see the fingers landing with it. Reused: no allocation per frame.
     private var landings: [(id: TouchID, position: PhysicalPoint)]
     /// The frame's finger count by `BTN_TOOL_*` (0 when it says none): a two-slot pad reports
     /// four fingers landing as two positions and a count.
     private var countedFingers = 0
 
-    init(settings: TouchFilterSettings, bands: FilterBands, isTouchpad: Bool) {
+    init(settings: TouchFilterSettings, bands: FilterBands, rules: PalmRules) {
         self.sharedSettings = SharedFilterSettings(settings)
         self.bands = bands
-        self.isTouchpad = isTouchpad
+        self.rules = rules
         landings = []
         landings.reserveCapacity(5)
     }
@@ -44,25 +45,45 @@ struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
         countedFingers = 0
     }
 
-    /// Starts a frame; the filter then notes its landings that are no palm
-    /// (``noteLanding(_:)``). Two steps, so that the filter asks its own palm stage in place:
-    /// handing the palm stage over copied it (a few hundred bytes) every frame.
-    mutating func beginFrame(_ frame: Frame) {
+    /// A resting thumb taken out ahead of the frame as a finger lands beside two others; the
+    /// frame's landings that are no palm, for the frame's lowest contact to see the fingers
+    /// landing with it.
+    mutating func begin(_ frame: inout FilterFrame) {
+        let input = frame.input
+        // Only a landing can reveal a resting thumb.
+        if detectsDiagonalThumbs, input.touches.contains(where: { $0.phase == .began }),
+            let thumb = diagonalThumb(before: input, table: &frame.table)
+        {
+            frame.deliverAhead([thumb], at: frame.now)
+        }
         landings.clear()
-        guard isTouchpad else { return }
-        countedFingers = frame.fingerCount ?? 0
+        countedFingers = input.fingerCount ?? 0
+        for touch in input.touches where touch.phase == .began && rules.palmReason(touch) == nil {
+            landings.append((touch.id, touch.position))
+        }
     }
 
-    /// A contact landing in this frame that is not a palm (touchpads only).
-    mutating func noteLanding(_ touch: Touch) {
-        landings.append((touch.id, touch.position))
+    func process(_ step: inout ContactStep, in frame: inout FilterFrame) {
+        guard step.state == .judging else { return }
+        switch step.touch.phase {
+        case .began:
+            if step.contact.role == .finger && holdsBack(step.touch, at: frame.now, table: frame.table) {
+                step.contact.role = .thumbCandidate
+            }
+        case .moved, .stationary:
+            if step.contact.role == .thumbCandidate && releases(step.touch, step.contact, table: frame.table) {
+                step.state = .releasing
+            }
+        case .ended, .cancelled:
+            return
+        }
     }
 
     /// A new contact there is held back — unless it lands with the hand (``landsWithHand``).
     /// (The bottom corners are thumb country first: a thumb there moves along the band, out
     /// of the edge band, and must not count as a finger for that.)
     func holdsBack(_ touch: Touch, at now: Timestamp, table: ContactTable) -> Bool {
-        guard isTouchpad && bands.inThumbBand(touch.position) && settings.enables(.thumbBand) else { return false }
+        guard bands.inThumbBand(touch.position) && settings.enables(.thumbBand) else { return false }
         return !landsWithHand(touch.id, at: touch.position, landed: now, table: table, includingLandings: true)
     }
 
@@ -102,26 +123,18 @@ struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
         return close && companions >= Self.handCompanions
     }
 
-    /// What becomes of a held thumb-band contact in a frame: its delivered beginning when it
-    /// turns finger, nil otherwise.
-    func moved(
-        _ touch: Touch, _ contact: inout FilterContact, at now: Timestamp, table: ContactTable, palms: PalmStage,
-        jitter: JitterStage
-    ) -> Touch? {
-        if let reason = palms.palmReason(touch) {
-            contact.makePalm(reason)
-            return nil
-        }
+    /// Whether a held thumb-band contact (not a palm by what it reports) turns finger in a
+    /// frame: it travelled, rose out of the band, or a finger of the hand landed beside it
+    /// just after it (it was the hand's first finger).
+    func releases(_ touch: Touch, _ contact: FilterContact, table: ContactTable) -> Bool {
         let moved = distance(touch.position, contact.start)
-        // A finger of the hand landed beside it just after it: it was the hand's first finger.
         let joined = landsWithHand(touch.id, at: touch.position, landed: contact.startTime, table: table, includingLandings: false)
-        guard joined || moved >= settings.thumbReleaseDistance || bands.aboveThumbExitLine(touch.position) else { return nil }
-        return jitter.release(touch, &contact, at: now)
+        return joined || moved >= settings.thumbReleaseDistance || bands.aboveThumbExitLine(touch.position)
     }
 
-    /// Whether ``diagonalThumb(before:table:palms:)`` can find a thumb on this device at all.
+    /// Whether ``diagonalThumb(before:table:)`` can find a thumb on this device at all.
     var detectsDiagonalThumbs: Bool {
-        isTouchpad && settings.thumbDiagonalWidth > 0 && bands.height >= Self.detectionMinimumHeight && settings.enables(.diagonalThumb)
+        settings.thumbDiagonalWidth > 0 && bands.height >= Self.detectionMinimumHeight && settings.enables(.diagonalThumb)
     }
 
     /// When a finger lands beside two others (touchpads at least 50 mm high): if the two
@@ -130,15 +143,15 @@ struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
     /// finger already down, that one is a thumb resting while the fingers work: it is taken
     /// out, its lift (or its cancel, if it is short enough to tap) to go before the frame.
     /// Before the frame, because a recognizer holding two touches fails when a third begins.
-    func diagonalThumb(before frame: Frame, table: inout ContactTable, palms: PalmStage) -> Touch? {
+    func diagonalThumb(before frame: Frame, table: inout ContactTable) -> Touch? {
         guard detectsDiagonalThumbs else { return nil }
         var landing = 0
-        for touch in frame.touches where touch.phase == .began && isLandingFinger(touch, palms: palms) { landing += 1 }
+        for touch in frame.touches where touch.phase == .began && isLandingFinger(touch) { landing += 1 }
         guard landing > 0, table.fingerCount + landing >= 3 else { return nil }
         var points: [(id: TouchID?, position: PhysicalPoint)] = table.contacts.compactMap {
             $0.value.role == .finger ? ($0.key, $0.value.delivered) : nil
         }
-        for touch in frame.touches where touch.phase == .began && isLandingFinger(touch, palms: palms) {
+        for touch in frame.touches where touch.phase == .began && isLandingFinger(touch) {
             points.append((nil, touch.position))
         }
         // Lowest first; ties by id (a landing, without one, last), whatever the dictionary's order.
@@ -162,8 +175,8 @@ struct ThumbStage: TouchFilterStage, FilterSettingsHolder {
     }
 
     /// A contact landing that will be delivered as a finger at once.
-    private func isLandingFinger(_ touch: Touch, palms: PalmStage) -> Bool {
-        palms.palmReason(touch) == nil && !palms.beginsPressing(touch) && !bands.inEdgeBand(touch.position)
+    private func isLandingFinger(_ touch: Touch) -> Bool {
+        rules.palmReason(touch) == nil && !rules.beginsPressing(touch) && !bands.inEdgeBand(touch.position)
             && !bands.inThumbBand(touch.position)
     }
 }

@@ -166,12 +166,13 @@ public struct ReplayTrace: Sendable {
         for event in recording.events {
             last = max(last, event.time)
             guard let assembled = assembler.feed(event) else { continue }
-            if let lifts = filter.flush(before: assembled) { observeDelivered(lifts) }
+            let filtered = filter.process(assembled)
+            if let lifts = filtered.ahead { observeDelivered(lifts) }
             observeAssembled(assembled)
-            if let frame = filter.filter(assembled) { observeDelivered(frame) }
+            if let frame = filtered.frame { observeDelivered(frame) }
             drainVerdicts()
         }
-        if let lifts = filter.flush(upTo: Timestamp(microseconds: Int64.max / 2)) { observeDelivered(lifts) }
+        if let lifts = filter.fire(upTo: Timestamp(microseconds: Int64.max / 2)) { observeDelivered(lifts) }
         drainVerdicts()
 
         var list = order.map { touches[$0]! }
