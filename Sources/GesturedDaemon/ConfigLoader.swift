@@ -39,6 +39,8 @@ public struct LoadedConfiguration: Sendable {
 
     public var daemon: DaemonSettings { configuration.daemon }
     public var gestureCount: Int { configuration.gestures.count }
+    /// The configured gesture names, in configuration order.
+    public var gestureNames: [String] { configuration.gestures.map(\.name) }
 
     /// Client-side limits and permissions.
     public var ipcSettings: IPCSettings {

@@ -11,7 +11,7 @@ import GesturedSystem
 /// device, replay a recording, check a configuration or run the demo. In the library (not in
 /// `main.swift`) so tests can run it in-process.
 public enum GesturedCommand {
-    public static let version = "0.1.0"
+    public static let version = gesturedRelease
 
     static let usage = """
         Usage:
@@ -94,10 +94,18 @@ public enum GesturedCommand {
             writeStandardError("gestured: unexpected argument '\(extra)'\nTry 'gestured --help'.\n")
             return .usage
         }
-        let speed = parsed.value("speed").flatMap(Double.init) ?? 1
-        guard speed > 0 else {
-            writeStandardError("gestured: --speed must be a positive number\n")
-            return .usage
+        var speed = 1.0
+        if let text = parsed.value("speed") {
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                writeStandardError("gestured: --speed expects a positive number, a multiplier of the recording's pace such as 2 or 0.5; got '\(text)'\n")
+                return .usage
+            }
+            // A pace only matters where something is paced: refusing beats ignoring it.
+            if parsed.value("replay") != nil, !parsed.has("realtime") {
+                writeStandardError("gestured: --speed paces a replay played at the recording's own pace; add --realtime (without it the replay runs as fast as possible)\n")
+                return .usage
+            }
+            speed = value
         }
         if let node = parsed.value("dry-run") {
             return await SingleDeviceRun.dryRun(
