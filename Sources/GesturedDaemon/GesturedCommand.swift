@@ -140,7 +140,7 @@ public enum GesturedCommand {
                 options.replays.append(ReplayRequest(node: "replay:" + file, recording: recording, pacing: .realtime(speed: speed)))
             } catch {
                 writeStandardError("gestured: \(error)\n")
-                return .dataError
+                return error.unreadable ? .noInput : .dataError
             }
         }
         return await Daemon(options: options, logger: logger).run()
@@ -158,7 +158,7 @@ public enum GesturedCommand {
             return .success
         case .failure(let failure):
             for line in failure.lines { writeStandardError(line + "\n") }
-            return .config
+            return failure.unreadable ? .noInput : .config
         }
     }
 }

@@ -93,6 +93,25 @@ struct CommandLineRefusalTests {
         }
     }
 
+    @Test("a missing or unreadable file exits 66 from both binaries, without a device hint")
+    func missingFiles() throws {
+        for (program, arguments) in [
+            ("gestured", ["--check-config", "/nonexistent.conf"]), ("gesturectl", ["check-config", "/nonexistent.conf"]),
+            ("gestured", ["--replay", "/nonexistent.evemu"]),
+        ] {
+            let result = try Self.run(program, arguments)
+            #expect(result.status == 66, "\(program) \(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("No such file or directory"), "\(result.stderr)")
+            #expect(!result.stderr.contains("device"), "no device hint for a file: \(result.stderr)")
+        }
+        // A bad configuration is 78 from both, the same file.
+        let dir = BinaryTests.temporaryDirectory()
+        let bad = dir.appendingPathComponent("bad.conf")
+        try "[Gesture t]\nKind=tapp\n".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(try Self.run("gestured", ["--check-config", bad.path]).status == 78)
+        #expect(try Self.run("gesturectl", ["check-config", bad.path]).status == 78)
+    }
+
     @Test("the daemon answers a subscribe naming an unknown kind or an unconfigured gesture with an error")
     func daemonRefusesUnknownFilters() async throws {
         let replies = Mutex<[DaemonMessage]>([])
