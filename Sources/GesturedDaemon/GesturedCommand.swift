@@ -181,7 +181,7 @@ func policyReport(_ loaded: LoadedConfiguration) -> String {
         ])
     let configured = loaded.configuration.engineConfiguration(for: touchpad, kind: .touchpad)
     let adjusted = GesturePipeline.devicePolicy(configured, device: touchpad)
-    text += "\n# the touchpad policy (GesturePipeline.devicePolicy): what it changes on a touchpad\n"
+    text += "\n# the touchpad policy: what gestured changes in these gestures on a touchpad\n"
     var changed = 0
     for (before, after) in zip(configured.recognizers, adjusted.recognizers) where before != after {
         let old = Set(before.rendered.split(separator: "\n"))
