@@ -110,6 +110,14 @@ struct CommandLineRefusalTests {
         try "[Gesture t]\nKind=tapp\n".write(to: bad, atomically: true, encoding: .utf8)
         #expect(try Self.run("gestured", ["--check-config", bad.path]).status == 78)
         #expect(try Self.run("gesturectl", ["check-config", bad.path]).status == 78)
+        // A file with only [Daemon] is valid, but recognizes nothing: both say so.
+        let empty = dir.appendingPathComponent("daemon-only.conf")
+        try "[Daemon]\nMaxClients=8\n".write(to: empty, atomically: true, encoding: .utf8)
+        for (program, arguments) in [("gestured", ["--check-config", empty.path]), ("gesturectl", ["check-config", empty.path])] {
+            let result = try Self.run(program, arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("warning: no gestures are configured"), "\(program): \(result.stderr)")
+        }
     }
 
     @Test("the daemon answers a subscribe naming an unknown kind or an unconfigured gesture with an error")
