@@ -154,7 +154,7 @@ public enum GesturedCommand {
             // Without /etc/gestured/gestured.conf the vendor file is what was checked, when installed.
             let checked = loaded.path ?? (Files.exists(ConfigPaths.vendor) ? ConfigPaths.vendor : "built-in defaults")
             if loaded.gestureCount == 0 {
-                writeStandardError("\(checked): warning: no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
+                writeStandardError("gestured: warning: \(checked): no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
             }
             writeStandardOutput("\(checked): OK, \(loaded.gestureCount) gestures\n")
             writeStandardOutput(policyReport(loaded))

@@ -31,7 +31,7 @@ enum CheckConfig {
         for diagnostic in result.diagnostics { writeStandardError(diagnostic.rendered + "\n") }
         if result.hasErrors { return .config }
         if result.configuration.gestures.isEmpty {
-            writeStandardError("\(layers.files.joined(separator: ", ")): warning: no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
+            writeStandardError("gesturectl: warning: \(layers.files.joined(separator: ", ")): no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
         }
         writeStandardOutput("\(layers.files.joined(separator: ", ")): OK, \(result.configuration.gestures.count) gestures, \(result.configuration.deviceRules.count) device rules\n")
         return .success

@@ -116,7 +116,7 @@ struct CommandLineRefusalTests {
         for (program, arguments) in [("gestured", ["--check-config", empty.path]), ("gesturectl", ["check-config", empty.path])] {
             let result = try Self.run(program, arguments)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("warning: no gestures are configured"), "\(program): \(result.stderr)")
+            #expect(result.stderr.contains("\(program): warning: \(empty.path): no gestures are configured"), "\(program): \(result.stderr)")
         }
     }
 
