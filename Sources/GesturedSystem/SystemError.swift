@@ -40,7 +40,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
             if errno == .permissionDenied, let path { return "This user may not read it: check its permissions (ls -l '\(path)')." }
             return nil
         }
-        switch errno {
+        return switch errno {
         case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress:
             "No such device node; list devices with `gesturectl list-devices`."
         case .permissionDenied, .notPermitted:
