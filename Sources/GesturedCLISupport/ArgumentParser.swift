@@ -1,3 +1,6 @@
+/// The release of gestured and gesturectl (`--version`, the `hello` reply's `daemon_version`).
+public let gesturedRelease = "0.1.0"
+
 /// Exit statuses shared by `gestured` and `gesturectl` (sysexits.h, STYLE.md B6).
 public enum ExitCode: Int32, Sendable {
     case success = 0
@@ -64,8 +67,12 @@ public struct ArgumentParser: Sendable {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
+            // The two short options every command line has: -h (--help), -V (--version).
+            if !optionsEnded, let long = ["-h": "help", "-V": "version"][argument], specs.contains(where: { $0.name == long }) {
+                argument = "--" + long
+            }
             if optionsEnded || !argument.hasPrefix("--") || argument == "-" {
                 if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
                     throw UsageError("unknown option '\(argument)' (options are spelled --name)")
@@ -120,6 +127,14 @@ public struct ArgumentParser: Sendable {
         guard let (best, distance) = scored, distance <= max(2, name.count / 3) else { return nil }
         return best
     }
+}
+
+/// " (did you mean 'X'?)" for the closest of `candidates` within a third of the name's length
+/// (at least 2 edits), else "".
+public func didYouMean(_ name: String, among candidates: [String]) -> String {
+    let scored = candidates.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
+    guard let (best, distance) = scored, distance <= max(2, name.count / 3) else { return "" }
+    return " (did you mean '\(best)'?)"
 }
 
 /// Levenshtein distance, for "did you mean" hints.

@@ -170,8 +170,11 @@ struct ClientSessionMachine {
             }
             return [.log(.hello(clientName: hello.clientName)), .serve(message.request, requestID: requestID)]
         case .subscribe(let request):
-            // Raw touches depend on the peer's groups and the configuration: the daemon decides.
-            if request.wantsRawTouches { return [.serve(message.request, requestID: requestID)] }
+            // Raw touches depend on the peer's groups and the configuration, gesture names on
+            // the configuration, kinds on what exists: the daemon decides.
+            if request.wantsRawTouches || !(request.gestures?.isEmpty ?? true) || !(request.kinds?.isEmpty ?? true) {
+                return [.serve(message.request, requestID: requestID)]
+            }
             return subscribe(request, requestID: requestID)
         case .unsubscribe:
             subscription = nil

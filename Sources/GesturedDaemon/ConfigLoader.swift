@@ -39,6 +39,8 @@ public struct LoadedConfiguration: Sendable {
 
     public var daemon: DaemonSettings { configuration.daemon }
     public var gestureCount: Int { configuration.gestures.count }
+    /// The configured gesture names, in configuration order.
+    public var gestureNames: [String] { configuration.gestures.map(\.name) }
 
     /// Client-side limits and permissions.
     public var ipcSettings: IPCSettings {
@@ -80,6 +82,8 @@ public struct ConfigLoadFailure: Error, Sendable {
     public var path: String
     /// `file:line:column: error: message (hint)` lines, then warnings.
     public var lines: [String]
+    /// A file could not be read at all (missing, unreadable): exit 66, not 78.
+    public var unreadable = false
 }
 
 /// Reads the configuration files (through the OS door) and parses them (pure config code),
@@ -100,7 +104,7 @@ public enum ConfigLoader {
             do {
                 sources.append(ConfigSource(name: file, contents: try Files.readText(path: file)))
             } catch {
-                return .failure(ConfigLoadFailure(path: file, lines: ["\(file): \(error.userFacingDescription)"]))
+                return .failure(ConfigLoadFailure(path: file, lines: ["\(file): \(error.userFacingDescription)"], unreadable: true))
             }
         }
         let path = mainPath ?? (Files.exists(ConfigPaths.main) ? ConfigPaths.main : nil)

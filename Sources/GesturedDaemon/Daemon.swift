@@ -85,7 +85,7 @@ public final class Daemon: Sendable {
         }
         let current = ConfigurationBox(loaded)
         let state = self.state
-        await withTaskExecutorPreference(loop) { state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount) }
+        await withTaskExecutorPreference(loop) { state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount, gestureNames: loaded.gestureNames) }
 
         // The socket: inherited from systemd (gestured.socket) or bound here.
         let listener: UnixListener
@@ -238,7 +238,7 @@ public final class Daemon: Sendable {
             let server = self.server.get()
             let hub = self.hub.get()
             await withTaskExecutorPreference(loop) {
-                state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount)
+                state.setConfiguration(path: loaded.path, gestureCount: loaded.gestureCount, gestureNames: loaded.gestureNames)
                 await server?.update(settings: loaded.ipcSettings)
                 await hub?.reconfigure(loaded.configurator)
                 await hub?.setGesturesWhenLocked(loaded.configuration.gesturesWhenLocked)

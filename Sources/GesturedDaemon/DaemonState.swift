@@ -18,6 +18,7 @@ public final class DaemonState: @unchecked Sendable {
     private var emitted: Int64 = 0
     private var path: String?
     private var gestures = 0
+    private var names: [String] = []
     /// Each seat's active session and lock state (kept by ``LogindTracker``; it keeps a lock
     /// of its own, because tests and the logind mock read it from other threads).
     public let seatSessions = SeatSessions()
@@ -49,10 +50,22 @@ public final class DaemonState: @unchecked Sendable {
         emitted += Int64(n)
     }
 
-    public func setConfiguration(path: String?, gestureCount: Int) {
+    public func setConfiguration(path: String?, gestureCount: Int, gestureNames: [String] = []) {
         confined()
         self.path = path
         gestures = gestureCount
+        names = gestureNames
+    }
+
+    /// The configured gesture names, in configuration order, then those only the open
+    /// devices list (what a `subscribe` may name).
+    public var gestureNames: [String] {
+        confined()
+        var result = names
+        for device in devicesByNode.values.sorted(by: { $0.device < $1.device }) {
+            for name in device.gestures where !result.contains(name) { result.append(name) }
+        }
+        return result
     }
 
     /// Devices sorted by node.

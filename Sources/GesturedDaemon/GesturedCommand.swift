@@ -11,7 +11,7 @@ import GesturedSystem
 /// device, replay a recording, check a configuration or run the demo. In the library (not in
 /// `main.swift`) so tests can run it in-process.
 public enum GesturedCommand {
-    public static let version = "0.1.0"
+    public static let version = gesturedRelease
 
     static let usage = """
         Usage:
@@ -94,10 +94,18 @@ public enum GesturedCommand {
             writeStandardError("gestured: unexpected argument '\(extra)'\nTry 'gestured --help'.\n")
             return .usage
         }
-        let speed = parsed.value("speed").flatMap(Double.init) ?? 1
-        guard speed > 0 else {
-            writeStandardError("gestured: --speed must be a positive number\n")
-            return .usage
+        var speed = 1.0
+        if let text = parsed.value("speed") {
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                writeStandardError("gestured: --speed expects a positive number, a multiplier of the recording's pace such as 2 or 0.5; got '\(text)'\n")
+                return .usage
+            }
+            // A pace only matters where something is paced: refusing beats ignoring it.
+            if parsed.value("replay") != nil, !parsed.has("realtime") {
+                writeStandardError("gestured: --speed paces a replay played at the recording's own pace; add --realtime (without it the replay runs as fast as possible)\n")
+                return .usage
+            }
+            speed = value
         }
         if let node = parsed.value("dry-run") {
             return await SingleDeviceRun.dryRun(
@@ -131,7 +139,7 @@ public enum GesturedCommand {
                 options.replays.append(ReplayRequest(node: "replay:" + file, recording: recording, pacing: .realtime(speed: speed)))
             } catch {
                 writeStandardError("gestured: \(error)\n")
-                return .dataError
+                return error.unreadable ? .noInput : .dataError
             }
         }
         return await Daemon(options: options, logger: logger).run()
@@ -144,12 +152,15 @@ public enum GesturedCommand {
             for warning in loaded.warnings { writeStandardError(warning + "\n") }
             // Without /etc/gestured/gestured.conf the vendor file is what was checked, when installed.
             let checked = loaded.path ?? (Files.exists(ConfigPaths.vendor) ? ConfigPaths.vendor : "built-in defaults")
+            if loaded.gestureCount == 0 {
+                writeStandardError("gestured: warning: \(checked): no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
+            }
             writeStandardOutput("\(checked): OK, \(loaded.gestureCount) gestures\n")
             writeStandardOutput(policyReport(loaded))
             return .success
         case .failure(let failure):
             for line in failure.lines { writeStandardError(line + "\n") }
-            return .config
+            return failure.unreadable ? .noInput : .config
         }
     }
 }
@@ -172,7 +183,7 @@ func policyReport(_ loaded: LoadedConfiguration) -> String {
         ])
     let configured = loaded.configuration.engineConfiguration(for: touchpad, kind: .touchpad)
     let adjusted = GesturePipeline.devicePolicy(configured, device: touchpad)
-    text += "\n# the touchpad policy (GesturePipeline.devicePolicy): what it changes on a touchpad\n"
+    text += "\n# the touchpad policy: what gestured changes in these gestures on a touchpad\n"
     var changed = 0
     for (before, after) in zip(configured.recognizers, adjusted.recognizers) where before != after {
         let old = Set(before.rendered.split(separator: "\n"))

@@ -411,6 +411,10 @@ public actor IPCServer: EventPublisher {
                         seats: seats.seats)),
                 to: id)
         case .subscribe(let subscription):
+            if let problem = SubscribeValidation.problem(in: subscription, configuredGestures: state.gestureNames) {
+                send(.error(ErrorReply(id: requestID, code: .badRequest, message: "client \(id): \(problem)")), to: id)
+                return
+            }
             guard !subscription.wantsRawTouches || mayReceiveRawTouches(client) else {
                 send(
                     .error(

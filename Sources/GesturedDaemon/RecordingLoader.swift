@@ -13,6 +13,8 @@ public struct LoadedRecording: Sendable {
 /// Why a recording could not be loaded: unreadable file, or malformed content with file:line.
 public struct RecordingLoadError: Error, CustomStringConvertible {
     public var description: String
+    /// The file (recording or description) could not be read at all: exit 66, not 65.
+    public var unreadable = false
 }
 
 /// Reads a recording file (through the OS door) and parses it (pure engine code).
@@ -22,14 +24,14 @@ public enum RecordingLoader {
         do {
             text = try Files.readText(path: path)
         } catch {
-            throw RecordingLoadError(description: error.description)
+            throw RecordingLoadError(description: error.userFacingDescription, unreadable: true)
         }
         var description: DeviceDescription?
         if let descriptionPath {
             do {
                 description = try RecordingParser.parseDescription(try Files.readText(path: descriptionPath), fileName: descriptionPath)
             } catch let error as SystemError {
-                throw RecordingLoadError(description: error.description)
+                throw RecordingLoadError(description: error.userFacingDescription, unreadable: true)
             } catch {
                 throw RecordingLoadError(description: "\(error)")
             }

@@ -71,7 +71,7 @@ enum SingleDeviceRun {
             recording = try RecordingLoader.load(path: file, descriptionPath: descriptionPath)
         } catch {
             writeStandardError("gestured: \(error)\n")
-            return .dataError
+            return error.unreadable ? .noInput : .dataError
         }
         for warning in recording.warnings { writeStandardError("gestured: warning: \(warning)\n") }
         let loaded: LoadedConfiguration

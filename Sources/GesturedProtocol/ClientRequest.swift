@@ -126,6 +126,10 @@ public struct SubscribeRequest: Codable, Hashable, Sendable {
     /// True when raw touches were asked for.
     public var wantsRawTouches: Bool { rawTouches ?? false }
 
+    /// The gesture kinds a `kinds` filter may name: every kind a `Kind=` of gestured.conf(5)
+    /// can configure.
+    public static let knownKinds = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "edge_pan", "tickle"]
+
     /// No gesture, kind, state or device filter: every gesture and hot-plug line passes
     /// (raw touches still need ``wantsRawTouches``).
     public var filtersNothing: Bool {

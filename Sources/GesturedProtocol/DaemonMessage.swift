@@ -185,6 +185,8 @@ public struct StatusReply: Codable, Hashable, Sendable {
     public var id: Int?
     public var daemonVersion: String
     public var protocolVersion: Int
+    /// ``ProtocolVersion/minor`` (as in `hello`); nil from a daemon older than protocol 1.1.
+    public var protocolMinor: Int?
     /// Time since the daemon started, µs (CLOCK_MONOTONIC).
     public var uptimeUS: Int64
     /// Connected clients, this one included.
@@ -206,6 +208,7 @@ public struct StatusReply: Codable, Hashable, Sendable {
         id: Int? = nil,
         daemonVersion: String,
         protocolVersion: Int = ProtocolVersion.major,
+        protocolMinor: Int? = ProtocolVersion.minor,
         uptimeUS: Int64,
         clients: Int,
         devices: Int,
@@ -218,6 +221,7 @@ public struct StatusReply: Codable, Hashable, Sendable {
         self.id = id
         self.daemonVersion = daemonVersion
         self.protocolVersion = protocolVersion
+        self.protocolMinor = protocolMinor
         self.uptimeUS = uptimeUS
         self.clients = clients
         self.devices = devices
@@ -232,6 +236,7 @@ public struct StatusReply: Codable, Hashable, Sendable {
         case id, clients, devices, gestures, logind, seats
         case daemonVersion = "daemon_version"
         case protocolVersion = "protocol_version"
+        case protocolMinor = "protocol_minor"
         case uptimeUS = "uptime_us"
         case gesturesEmitted = "gestures_emitted"
         case configPath = "config_path"

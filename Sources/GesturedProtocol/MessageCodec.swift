@@ -262,9 +262,14 @@ public struct MessageDecoder: Sendable {
             return "\(type): missing field '\(field)'"
         case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
             return "\(type): field '\(field)' must be \(typeName(expected))"
-        case .dataCorrupted(let context):
-            // Raised for enum fields (states) holding an unknown string.
-            return "\(type): field '\(field)' has an invalid value (\(context.debugDescription))"
+        case .dataCorrupted:
+            // Raised for enum fields (states) holding an unknown string. The decoder's own text
+            // names Swift types ("Cannot initialize WireGestureState from …"): say what is valid.
+            if field.hasPrefix("states") {
+                let states = WireGestureState.allCases.map(\.rawValue).joined(separator: ", ")
+                return "\(type): field '\(field)' has an invalid value (a state is one of \(states))"
+            }
+            return "\(type): field '\(field)' has an invalid value"
         @unknown default:
             return "\(type): invalid message"
         }

@@ -25,9 +25,22 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         return "Failed to \(operation): \(errno)"
     }
 
-    /// What the user can do about the common failures of opening an input device, or `nil`.
+    /// Whether the path is (or is meant as) an input device node, whose failures have the
+    /// hints below; a configuration file or a recording does not get them.
+    var concernsDevice: Bool {
+        guard let path else { return true }
+        let name = path.split(separator: "/").last ?? ""
+        return path.hasPrefix("/dev/") || name.hasPrefix("event")
+    }
+
+    /// What the user can do about the common failures of opening an input device, or `nil`
+    /// (for a file other than a device node: only an unreadable one gets a hint).
     public var suggestion: String? {
-        switch errno {
+        guard concernsDevice else {
+            if errno == .permissionDenied, let path { return "This user may not read it: check its permissions (ls -l '\(path)')." }
+            return nil
+        }
+        return switch errno {
         case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress:
             "No such device node; list devices with `gesturectl list-devices`."
         case .permissionDenied, .notPermitted:

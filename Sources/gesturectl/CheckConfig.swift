@@ -30,6 +30,9 @@ enum CheckConfig {
         let result = Configuration.parse(sources)
         for diagnostic in result.diagnostics { writeStandardError(diagnostic.rendered + "\n") }
         if result.hasErrors { return .config }
+        if result.configuration.gestures.isEmpty {
+            writeStandardError("gesturectl: warning: \(layers.files.joined(separator: ", ")): no gestures are configured (no [Gesture NAME] section): the daemon would recognize nothing\n")
+        }
         writeStandardOutput("\(layers.files.joined(separator: ", ")): OK, \(result.configuration.gestures.count) gestures, \(result.configuration.deviceRules.count) device rules\n")
         return .success
     }

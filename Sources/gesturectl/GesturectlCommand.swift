@@ -63,7 +63,8 @@ enum GesturectlCommand {
         .option("count", value: "N", help: "stop after N gesture events"),
         .option("duration", value: "SECONDS", help: "record for this long"),
         .option("frames", value: "N", help: "record this many frames"),
-        .flag("help", help: "show this help"),
+        .flag("help", help: "show this help (after a verb: that verb's)"),
+        .flag("version", help: "print the version"),
     ])
 
     static func run(arguments: [String], environment: [String: String]) -> ExitCode {
@@ -74,6 +75,14 @@ enum GesturectlCommand {
         } catch {
             writeStandardError("gesturectl: \(error)\nTry 'gesturectl --help'.\n")
             return .usage
+        }
+        if parsed.has("version") {
+            writeStandardOutput("gesturectl \(gesturedRelease) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))\n")
+            return .success
+        }
+        if parsed.has("help"), let verb = parsed.positionals.first, let help = VerbHelp.text(for: verb, in: usage) {
+            writeStandardOutput(help + "\n")
+            return .success
         }
         if parsed.has("help") || parsed.positionals.isEmpty {
             writeStandardOutput(usage + "\n")
@@ -158,7 +167,7 @@ enum GesturectlCommand {
             case .status(let s):
                 writeStandardOutput(
                     """
-                    gestured \(s.daemonVersion) (protocol \(s.protocolVersion))
+                    gestured \(s.daemonVersion) (protocol \(s.protocolVersion).\(s.protocolMinor ?? 0))
                     uptime: \(HumanSeconds.format(s.uptimeUS))
                     clients: \(s.clients)
                     devices: \(s.devices)
@@ -216,6 +225,19 @@ enum GesturectlCommand {
                 states?.append(state)
             }
         }
+        for kind in list(parsed.value("kind")) ?? [] where !SubscribeRequest.knownKinds.contains(kind) {
+            let known = SubscribeRequest.knownKinds
+            writeStandardError("gesturectl: unknown kind '\(kind)' for --kind\(didYouMean(kind, among: known)) (one of \(known.joined(separator: ", ")))\n")
+            return .usage
+        }
+        var limit: Int?
+        if let count = parsed.value("count") {
+            guard let n = Int(count), n > 0 else {
+                writeStandardError("gesturectl: --count expects a whole number of gesture events, 1 or more; got '\(count)'\n")
+                return .usage
+            }
+            limit = n
+        }
         let subscription = SubscribeRequest(
             gestures: list(parsed.value("gesture")),
             kinds: list(parsed.value("kind")),
@@ -223,7 +245,6 @@ enum GesturectlCommand {
             devices: list(parsed.value("device")),
             rawTouches: parsed.has("raw") ? true : nil
         )
-        let limit = parsed.value("count").flatMap(Int.init)
         var stream: EventStream?
         var delay: Int32 = 100
         while stream == nil {
@@ -238,6 +259,10 @@ enum GesturectlCommand {
                 case .unreachable(let e):
                     writeStandardError("gesturectl: \(e.description). Is gestured running (systemctl status gestured)? Is this user in the socket's group ('gestured')?\n")
                     return .unavailable
+                case .refused(let message) where message.hasPrefix("subscribe refused"):
+                    // A filter the daemon does not know (a gesture it has not configured).
+                    writeStandardError("gesturectl: \(message)\n")
+                    return .usage
                 case .refused(let message), .protocolError(let message):
                     writeStandardError("gesturectl: \(message)\n")
                     return .failure

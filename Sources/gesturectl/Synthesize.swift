@@ -63,6 +63,21 @@ enum Synthesize {
         }
     }
 
+    /// The keys each gesture of a script takes (besides ``commonKeys``): any other is refused,
+    /// not ignored.
+    static let keys: [String: [String]] = [
+        "wait": ["seconds"],
+        "tap": ["fingers", "x", "y", "duration"],
+        "double-tap": ["fingers", "x", "y", "interval"],
+        "long-press": ["fingers", "x", "y", "duration"],
+        "swipe": ["fingers", "direction", "distance", "duration", "x", "y"],
+        "drag": ["fingers", "x", "y", "to-x", "to-y", "duration", "hold"],
+        "pinch": ["scale", "fingers", "x", "y", "span", "duration"],
+        "rotation": ["angle", "fingers", "x", "y", "span", "duration"],
+        "edge-swipe": ["from", "fingers", "distance", "duration"],
+    ]
+    static let commonKeys = ["stagger", "lift-stagger", "pressure", "pressure-from", "pressure-rise"]
+
     static func parse(_ text: String, fileName: String, synthesizer s: GestureSynthesizer) throws(ScriptError) -> GestureScript {
         var script = GestureScript()
         var gap = 0.6
@@ -78,6 +93,13 @@ enum Synthesize {
                 let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2 else { throw ScriptError(description: "\(location): expected key=value, found '\(word)'") }
                 if let number = Double(parts[1]) { values[parts[0]] = number } else { names[parts[0]] = parts[1] }
+            }
+            if let allowed = keys[verb] {
+                let accepted = verb == "wait" ? allowed : allowed + commonKeys
+                for key in (Array(values.keys) + Array(names.keys)).sorted() where !accepted.contains(key) {
+                    throw ScriptError(
+                        description: "\(location): \(verb) takes no key '\(key)'\(didYouMean(key, among: accepted)) (its keys: \(accepted.joined(separator: ", ")))")
+                }
             }
             func number(_ key: String, _ fallback: Double) -> Double { values[key] ?? fallback }
             func count(_ key: String, _ fallback: Int) -> Int { Int(values[key] ?? Double(fallback)) }

@@ -24,10 +24,10 @@ struct TranscriptCheckerTests {
             +0.500s touch #1 cancelled x_mm=20.50 y_mm=20.00
             +0.500s long_press 'press' began fingers=1 dx_mm=0.50 dy_mm=0.00 x_mm=20.50 y_mm=20.00 seq=1
             +0.800s long_press 'press' changed fingers=1 dx_mm=5.00 dy_mm=1.00 x_mm=25.00 y_mm=21.00 seq=1
-            +1.000s long_press 'press' ended fingers=0 dx_mm=5.00 dy_mm=1.00 x_mm=25.00 y_mm=21.00 seq=1
+            +1.000s long_press 'press' ended fingers=1 dx_mm=5.00 dy_mm=1.00 x_mm=25.00 y_mm=21.00 seq=1
             +1.500s touch #2 began x_mm=60.00 y_mm=30.00
             +1.600s touch #2 cancelled x_mm=51.80 y_mm=30.20
-            +1.600s swipe 'swipe' recognized fingers=1 dir=left dx_mm=-8.20 dy_mm=0.20 x_mm=60.00 y_mm=30.00 seq=2
+            +1.600s swipe 'swipe' recognized fingers=1 dir=left dx_mm=-8.20 dy_mm=0.20 vx_mm_s=-82.0 vy_mm_s=2.0 x_mm=60.00 y_mm=30.00 seq=2
 
             """
         #expect(Transcript.render(h.outputs, origin: Timestamp(seconds: 1.0)) == expected)

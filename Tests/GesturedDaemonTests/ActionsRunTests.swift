@@ -121,6 +121,12 @@ struct ActionsRunTests {
             Fingers=3-4
             Command=echo "$GESTURED_ACTION $GESTURED_NAME $GESTURED_STATE $GESTURED_DIRECTION $GESTURED_FINGERS $GESTURED_DX_MM" >> \(trace)
 
+            # the swipe's velocity at recognition is on the wire (gestured-ipc(7)): speed works
+            [Action fast-swipe]
+            Kind=swipe
+            When=speed>1mm/s
+            Command=echo "$GESTURED_ACTION $GESTURED_VX_MM_S" >> \(trace)
+
             [Action swipe-right]
             Kind=swipe
             Direction=right
@@ -154,11 +160,15 @@ struct ActionsRunTests {
         // as a plain decimal that shell tools read.
         let dx = try #require(Double(swipe.split(separator: " ").last.map(String.init) ?? ""), "\(swipe)")
         #expect(dx < -1)
+        let fast = try #require(lines.first { $0.hasPrefix("fast-swipe ") }, "an action with When=speed>1mm/s fires on the swipe: \(lines)")
+        let vx = try #require(Double(fast.split(separator: " ").last.map(String.init) ?? ""), "\(fast)")
+        #expect(vx < -50, "the swipe went left at its real speed: \(fast)")
         let expected: Set<String> = [
             "zoom-in pinch changed pinch",
             "pinch-done pinch ended scale-ok=1",
             "swipe-left swipe3 recognized left 3 \(swipe.split(separator: " ").last ?? "")",
             "double double-tap recognized taps=2",
+            fast,
             "stale-environment ok",
         ]
         #expect(Set(lines) == expected)

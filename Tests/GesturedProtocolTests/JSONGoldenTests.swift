@@ -113,7 +113,7 @@ struct JSONGoldenTests {
                     )
                 ),
                 #"{"clients":2,"config_path":"/etc/gestured/gestured.conf","daemon_version":"0.1.0","devices":1,"#
-                    + #""gestures":20,"gestures_emitted":17,"id":4,"protocol_version":1,"type":"status","#
+                    + #""gestures":20,"gestures_emitted":17,"id":4,"protocol_minor":1,"protocol_version":1,"type":"status","#
                     + #""uptime_us":5000000}"#
             ),
             (

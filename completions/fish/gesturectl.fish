@@ -30,7 +30,8 @@ set -l __gesturectl_verbs status devices list-devices listen debug-events run se
 
 complete -c gesturectl -f
 complete -c gesturectl -l socket -r -F -d 'daemon socket'
-complete -c gesturectl -l help -d 'show help'
+complete -c gesturectl -s h -l help -d 'show help (after a verb: that verb\'s)'
+complete -c gesturectl -s V -l version -d 'print the version'
 
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a status -d 'daemon version, uptime, clients, devices'
 complete -c gesturectl -n "not __fish_seen_subcommand_from $__gesturectl_verbs" -a devices -d 'the touch devices the daemon has open'

@@ -146,7 +146,8 @@ public struct GestureEvent: Hashable, Sendable {
 
     // MARK: The reported values, flat
 
-    /// Held, not-ignored, not-ended touches (`numberOfTouches`).
+    /// Held, not-ignored, not-ended touches (`numberOfTouches`); on a continuous gesture's
+    /// `ended`, the fingers it held at its previous event (the engine fills it in).
     public var fingers: Int {
         get { reported.fingers }
         set { reported.fingers = newValue }

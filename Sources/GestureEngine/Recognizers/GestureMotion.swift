@@ -75,6 +75,11 @@ public enum GestureMotion {
         var translation = PhysicalPoint.zero
         var scale = 1.0
         var rotation = 0.0
+        /// The fingers the attempt held at its previous event (nil before `began`): its
+        /// `ended` reports them, not the fingers still down (none, once they all lifted;
+        /// gestured-ipc(7): `fingers` is the fingers held by the gesture). A `cancelled` keeps
+        /// the fingers down when it was cancelled, which say why (a count out of range).
+        var fingers: Int?
 
         /// Before `began`: the values an attempt starts from (no motion, scale 1).
         static let start = Reference()
@@ -86,6 +91,7 @@ extension GestureEvent {
     /// previous event reported, ``GestureMotion/Reference/start`` for `began`): the deltas,
     /// the translation as a fraction of the surface, and the fling on `ended`.
     mutating func deriveMotion(from reference: GestureMotion.Reference, surfaceWidth: Double, surfaceHeight: Double) {
+        if state == .ended, let held = reference.fingers { fingers = held }
         if let t = translation {
             translationDelta = t - reference.translation
             translationFraction = GestureMotion.fraction(of: t, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
@@ -105,6 +111,6 @@ extension GestureEvent {
 
     /// What this event reported, as the reference for the attempt's next event.
     var motionReference: GestureMotion.Reference {
-        GestureMotion.Reference(translation: translation ?? .zero, scale: scale ?? 1, rotation: rotation ?? 0)
+        GestureMotion.Reference(translation: translation ?? .zero, scale: scale ?? 1, rotation: rotation ?? 0, fingers: fingers)
     }
 }

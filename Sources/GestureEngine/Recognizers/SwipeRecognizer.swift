@@ -20,6 +20,10 @@ struct SwipeRecognizer: CustomRecognizer {
     private var startTime = Timestamp.zero
     private var lastMoveTime = Timestamp.zero
     private var startCentroid = PhysicalPoint.zero
+    /// The centroid's last two steps over the time they took, mm/s (no step yet: nil), for
+    /// the velocity reported at recognition (the pan's 0.2/0.8 filter, spec §4.3).
+    private var currentVelocity: PhysicalPoint?
+    private var previousVelocity: PhysicalPoint?
     private(set) var recognizedDirection: Direction?
     /// `parameters.directions` as flags (left, right, up, down), read on every judged move
     /// without hashing a `Set` of `String`-backed directions.
@@ -58,6 +62,9 @@ struct SwipeRecognizer: CustomRecognizer {
         startCentroid = held.centroid
         startTime = context.now
         lastMoveTime = context.now
+        // A touch-down moves the centroid without motion: velocity is measured from here.
+        currentVelocity = nil
+        previousVelocity = nil
         context.schedule(Self.durationTimer, after: parameters.maximumDuration)
     }
 
@@ -100,12 +107,17 @@ struct SwipeRecognizer: CustomRecognizer {
     }
 
     mutating func touchesMoved(_ touches: [Touch], context: inout RecognizerContext) {
+        let centroidBefore = held.centroid
         var moved = false
         for touch in touches where held.update(touch) { moved = true }
         guard moved else { return }
         let t = context.now - startTime
         let dt = context.now - lastMoveTime
         lastMoveTime = context.now
+        if dt > 0 {
+            previousVelocity = currentVelocity
+            currentVelocity = (held.centroid - centroidBefore) / dt
+        }
         if t > parameters.maximumDuration {
             context.fail()
             return
@@ -185,6 +197,16 @@ struct SwipeRecognizer: CustomRecognizer {
         held.removeAll()
         recognizedDirection = nil
         startCentroid = .zero
+        currentVelocity = nil
+        previousVelocity = nil
+    }
+
+    /// The centroid's velocity at the latest move, mm/s: 0.2·latest step + 0.8·the step
+    /// before, as the pan filters it (zero before any motion).
+    var velocity: PhysicalPoint {
+        guard let currentVelocity else { return .zero }
+        guard let previousVelocity else { return currentVelocity }
+        return currentVelocity * 0.2 + previousVelocity * 0.8
     }
 
     func values(at now: Timestamp) -> GestureValues {
@@ -192,7 +214,8 @@ struct SwipeRecognizer: CustomRecognizer {
             fingers: held.count,
             location: startCentroid,
             direction: recognizedDirection,
-            translation: held.isEmpty ? nil : held.centroid - held.startCentroid
+            translation: held.isEmpty ? nil : held.centroid - held.startCentroid,
+            velocity: held.isEmpty ? nil : velocity
         )
     }
 }

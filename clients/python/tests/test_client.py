@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -317,6 +318,9 @@ def test_example_prints_three_finger_swipes(demo_daemon):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 1 and lines[0].startswith("left swipe, ") and "demo touchscreen" in lines[0], lines
+    # The swipe's velocity when it was recognized is on the wire (vx_mm_s, vy_mm_s): a real speed.
+    match = re.search(r"(\d+) mm at (\d+) mm/s", lines[0])
+    assert match and int(match.group(1)) > 0 and int(match.group(2)) >= 50, lines
 
 
 def test_example_runs_a_command_for_each_pinch(demo_daemon, tmp_path):

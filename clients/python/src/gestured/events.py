@@ -193,6 +193,8 @@ class Status(Message):
     gestures: int
     gestures_emitted: int
     config_path: Optional[str] = None
+    #: As in :class:`Hello` (0 from a daemon older than protocol 1.1).
+    protocol_minor: int = 0
     #: As in :class:`Hello`.
     logind: Optional[str] = None
     seats: List[Dict[str, Any]] = field(default_factory=list)
