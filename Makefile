@@ -30,7 +30,7 @@ FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # Extra flags for swift build; the Debian package builds with SHIPPED=1 (debian/rules).
 SWIFT_BUILD_FLAGS ?=
-# How the shipped binaries are built (DESIGN.md "Memory: where the resident pages go"): the
+# How the shipped binaries are built (DESIGN.md "Packaging and systemd"): the
 # Swift standard library linked statically, and the C++ library its runtime uses (libstdc++ and
 # libgcc, from a directory that holds only libstdc++.a); lld, with relative relocations packed
 # (RELR), no exported symbols; full RELRO. `make build SHIPPED=1`; `make -s shipped-flags`

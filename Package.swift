@@ -34,7 +34,7 @@ let package = Package(
             name: "GestureEngine", dependencies: ["GesturedRandom"],
             swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // Optimized in debug builds too: its JSON reader and writer are the project's own
-        // (no FoundationEssentials, DESIGN.md "No Foundation in the daemon"), and unoptimized
+        // (no FoundationEssentials, DESIGN.md "Targets and boundaries"), and unoptimized
         // they made the socket tests' reading clients several times slower than Foundation's
         // prebuilt, optimized JSONDecoder was.
         .target(

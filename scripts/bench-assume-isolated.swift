@@ -1,6 +1,6 @@
 // What `assumeIsolated` costs when the caller is not running as one of the executor's jobs
-// (an event loop's watch handler), against the cast `onLoop` makes (DESIGN.md, "The loop's own
-// cost per frame"). A benchmark: prints ns per call, asserts nothing.
+// (an event loop's watch handler), against the cast `onLoop` makes (DESIGN.md "Daemon, event loop and socket protocol" ›
+// "One event loop"). A benchmark: prints ns per call, asserts nothing.
 //
 //   swiftc -O -swift-version 6 scripts/bench-assume-isolated.swift -o /tmp/bench-isolated && /tmp/bench-isolated
 //

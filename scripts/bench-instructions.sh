@@ -73,7 +73,7 @@ count() {
   fanout=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC6fanOut')
   engine=$(inclusive 'GestureEngine\.swift:\$s13GestureEngineAAV7process_4intoyAA5FrameV_SayAA0B6OutputOGztF$')
   # Since a wake-up's publishes are fanned out once the wake-up's handlers have run
-  # (IPCServer.fanOutPending, DESIGN.md "No allocation per frame"), the fan-out is no longer
+  # (IPCServer.fanOutPending, DESIGN.md "Daemon, event loop and socket protocol" › "The wire"), the fan-out is no longer
   # inside the replay step: it is added to the path and to publishing. Builds without it had the
   # fan-out inside the step already.
   deferred=$(inclusive 'IPCServer\.swift:\$s14GesturedDaemon9IPCServerC13fanOutPending')
@@ -102,7 +102,7 @@ pinch scale=0.5"
   long=$(count long --recording "$work/cycle12.evemu")
   # Calls on the path (the replay step and the deferred fan-out, nothing else collected), each
   # call instruction's count kept (--dump-instr): what the guest's emulator charges by the call
-  # site more than by the instruction (DESIGN.md "What the emulator charges").
+  # site more than by the instruction (DESIGN.md "Performance principles").
   for n in 4 12; do
     valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$work/calls$n.out" \
       --toggle-collect='$s14GesturedDaemon8InputHubC10stepReplay*LL4slotySi_tF' --toggle-collect='$s14GesturedDaemon9IPCServerC13fanOutPendingyyF' \
@@ -127,6 +127,6 @@ echo "      encoding gesture lines (WireMapping.writeGesture): $(per "$encoding"
 echo "      fan-out and write (IPCServer.fanOut):         $(per "$fanout")"
 if [ -n "$guest_cycle" ]; then
   read -r _ calls _ sites < <(awk -v frames="$frames" -v base="$work/calls4.out" -f scripts/callgrind-calls.awk "$work/calls4.out" "$work/calls12.out")
-  echo "  calls on the path: $calls a frame, from about $sites distinct call sites a frame (DESIGN.md \"What the emulator charges\")"
+  echo "  calls on the path: $calls a frame, from about $sites distinct call sites a frame (DESIGN.md \"Performance principles\")"
 fi
 [ "$path" != "-" ] && [ "$engine" != "-" ] && awk -v p="$path" -v e="$engine" 'BEGIN { printf "  daemon path / engine: %.2fx\n", p / e }'

@@ -8,8 +8,7 @@
 # calls cancel out; valgrind loads a program at the same addresses every run). Prints
 # "calls C sites S": the calls a frame, and the call sites a frame runs, each site counted at
 # most once a frame (its calls / frames, capped at 1). The guest's emulator charges a call
-# site once a wake-up, about a thousand hot instructions' worth (DESIGN.md "What the emulator
-# charges"), so S is the figure that follows its CPU time. mawk has no strtonum: hex() reads
+# site once a wake-up, about a thousand hot instructions' worth (DESIGN.md "Performance principles"), so S is the figure that follows its CPU time. mawk has no strtonum: hex() reads
 # the absolute positions.
 function hex(s,   i, v) {
 	v = 0

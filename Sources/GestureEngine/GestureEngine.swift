@@ -50,7 +50,7 @@ public struct GestureEngine: Sendable {
     /// Whether state transitions are kept as diagnostics (``EngineDiagnostic/transition``),
     /// reasons and all. On by default (tests, transcripts, `--verbose`); the daemon turns it
     /// off unless it logs at debug level, so that a landing or a lift builds no reason string
-    /// nobody reads (DESIGN.md, "No allocation per frame").
+    /// nobody reads (DESIGN.md "Engine and arbitration" › "Delivery to the sink and the outputs").
     public var recordsTransitions = true
 
     /// Whether the engine follows touches for the sink (spec §7) and emits them as
@@ -60,7 +60,7 @@ public struct GestureEngine: Sendable {
     /// records are forgotten at once (nobody waits for their held-back events); turned on,
     /// the sink follows the touches that begin from then on, each from its `began` (a touch
     /// already down stays out of it until it lifts: its record is made finished), so every
-    /// touch the sink emits is whole from its start (DESIGN.md, "Instructions per frame").
+    /// touch the sink emits is whole from its start (DESIGN.md "Engine and arbitration" › "Delivery to the sink and the outputs").
     /// Recognition does not depend on it.
     public var deliversTouches = true {
         didSet {

@@ -54,7 +54,7 @@ public final class Daemon: Sendable {
     let state: DaemonState
     let notifier: SystemdNotifier
     /// One event loop for input and clients: the thread a device wakes reads the frame, runs
-    /// the engine and writes the gestures to the sockets (DESIGN.md, "one event loop"). The
+    /// the engine and writes the gestures to the sockets (DESIGN.md "Daemon, event loop and socket protocol" › "One event loop"). The
     /// daemon's state is confined to it.
     let loop = EventLoop(name: "gestured")
 
@@ -151,7 +151,7 @@ public final class Daemon: Sendable {
         stopRequests.set(events.continuation)
         let signalStream = signals.signals
         // Tasks of the daemon run on its loop (an unstructured task would otherwise start on
-        // libdispatch's worker pool: DESIGN.md, "Zero wake-ups when idle").
+        // libdispatch's worker pool: DESIGN.md "Daemon, event loop and socket protocol" › "One event loop").
         let signalTask = Task(executorPreference: loop) {
             for await signal in signalStream { events.continuation.yield(signal.name) }
         }

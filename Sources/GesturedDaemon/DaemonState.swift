@@ -8,7 +8,7 @@ public import GesturedSystem
 /// no lock, and every access checks that it is made on the loop thread (a precondition, so a
 /// caller elsewhere fails at once instead of racing). Work that starts elsewhere (the SIGHUP
 /// reload on the main task) hops onto the loop first (`withTaskExecutorPreference(loop)`:
-/// DESIGN.md, "The client session as a state machine").
+/// DESIGN.md "Daemon, event loop and socket protocol" › "One event loop").
 ///
 /// `@unchecked Sendable` (STYLE.md B8 (a)): the reference is handed to the two actors of the
 /// loop; its fields are only touched on the loop thread, which ``confined()`` checks.

@@ -1,8 +1,8 @@
 public import GesturedProtocol
 
 /// The lines the input side publishes for one frame (or one hot-plug, one timer step), each
-/// encoded once into one buffer that every client's write and outbox share (DESIGN.md, "One
-/// wire model"): fan-out by reference, no copy or re-encoding per client.
+/// encoded once into one buffer that every client's write and outbox share (DESIGN.md "Daemon, event loop and socket protocol" ›
+/// "The wire"): fan-out by reference, no copy or re-encoding per client.
 ///
 /// Sendable by a rule, not by a lock: the owner fills a batch and then publishes it, and a
 /// published batch is never written again. The input hub reuses its batch for the next frame
@@ -131,8 +131,8 @@ public final class EncodedBatch: @unchecked Sendable {
     }
 }
 
-/// Batches to refill, so that a frame costs no allocation for its lines (DESIGN.md, "No
-/// allocation per frame"). A batch is refilled only when nothing else holds it
+/// Batches to refill, so that a frame costs no allocation for its lines (DESIGN.md "Daemon, event loop and socket protocol" ›
+/// "The wire"). A batch is refilled only when nothing else holds it
 /// (`isKnownUniquelyReferenced`: no outbox keeps one of its lines). When every kept batch is
 /// still held — a slow client's outbox queues lines of the last frames — the pool grows by
 /// one instead of giving its slot to a new batch, so once it has grown to the backlog's depth

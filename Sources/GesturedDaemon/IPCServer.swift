@@ -18,8 +18,8 @@ public struct IPCSettings: Sendable {
 
 /// The socket server (STYLE.md B8): owns the listener and every client session. It runs on
 /// an ``EventLoop`` — in the daemon the same one as the input hub, so a frame's gestures are
-/// written to the clients by the thread that read the frame, with no hand-off (DESIGN.md,
-/// "one event loop"). Nothing a client does can delay input: sockets are non-blocking, each
+/// written to the clients by the thread that read the frame, with no hand-off (DESIGN.md "Daemon, event loop and socket protocol" ›
+/// "One event loop"). Nothing a client does can delay input: sockets are non-blocking, each
 /// client has a bounded outbox, and a client's requests are read a few chunks per wake-up.
 public actor IPCServer: EventPublisher {
     let loop: EventLoop
@@ -177,7 +177,7 @@ public actor IPCServer: EventPublisher {
     private var flushBuffer: [UInt8] = []
 
     /// Every line was encoded once by the input side; each client gets the same bytes
-    /// (DESIGN.md, "One wire model").
+    /// (DESIGN.md "Daemon, event loop and socket protocol" › "The wire").
     private func fanOut(_ batch: EncodedBatch) {
         for (id, client) in clients {
             let mode = client.machine.fanOutMode
@@ -444,8 +444,8 @@ public actor IPCServer: EventPublisher {
             send(.status(reply), to: id)
         case .reload:
             let handler = reloadHandler
-            // Isolated to this actor, so on its loop (no libdispatch worker: DESIGN.md, "Zero
-            // wake-ups when idle").
+            // Isolated to this actor, so on its loop (no libdispatch worker: DESIGN.md "Daemon, event loop and socket protocol" ›
+            // "One event loop").
             Task {
                 let failure = await handler()
                 if let failure {

@@ -1,6 +1,6 @@
 /// Who may make the daemon press keys and buttons (`send_keys`, `click`): a pure decision
 /// over the configuration, the client's credentials and the seat's session, so every branch
-/// is tested without a socket or logind (DESIGN.md, "key and button actions").
+/// is tested without a socket or logind (DESIGN.md "Sessions, logind and input injection" › "Keys and clicks").
 ///
 /// Allowed when all hold: the configuration allows input (`AllowInputForActiveSession=yes`);
 /// the client's uid (`SO_PEERCRED`) is root, or is the active session's user on the seat of

@@ -4,7 +4,7 @@ import GesturedProtocol
 
 extension InputHub {
     /// Encodes one step's engine outputs of a device, each line once, and publishes them
-    /// (DESIGN.md, "One wire model"): the lock policy and the grab's `touches_consumed` are
+    /// (DESIGN.md "Daemon, event loop and socket protocol" › "The wire"): the lock policy and the grab's `touches_consumed` are
     /// decided per event before it is written, so nothing is rewritten after.
     /// - Parameters:
     ///   - wire: the device as every line names it, made once when its session opened.

@@ -252,7 +252,7 @@ public actor InputHub {
             if let relay = session.relay {
                 // Nothing ahead of the clone's pass-through that can wait until after it: the
                 // lost events are logged after the feed, the outputs emptied once published
-                // (DESIGN.md, "The clone's hop").
+                // (DESIGN.md "Grab and clone").
                 if let error = relay.feed(events, pipeline: &session.pipeline, into: &session.outputs) { logClone(error, session) }
                 if events.contains(where: { $0.usage == .synDropped }) { logLostEvents(session) }
                 noteCloneRead(session)

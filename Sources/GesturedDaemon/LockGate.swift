@@ -1,6 +1,6 @@
 import GesturedProtocol
 
-/// Who receives each gesture event while a seat's session is locked (DESIGN.md, "Sessions").
+/// Who receives each gesture event while a seat's session is locked (DESIGN.md "Sessions, logind and input injection" › "The lock screen").
 ///
 /// Every event gets `locked`. While locked, events go to root clients only, except those of
 /// gestures marked `WhenLocked=yes`, which go to everyone. The decision is kept per gesture

@@ -6,7 +6,7 @@ import GesturedSystem
 /// The standard `assumeIsolated` boxes its closure on the heap at every call (two
 /// allocations), and so did this function while it wrapped `body` in
 /// `withoutActuallyEscaping` (one per call; found with `gestured-bench daemon --alloc-sites`,
-/// DESIGN.md, "No allocation per frame"). Here `body` is taken `@escaping` and must capture
+/// DESIGN.md "Daemon, event loop and socket protocol" › "One event loop"). Here `body` is taken `@escaping` and must capture
 /// nothing: every call site passes a closure literal that names only its parameters, so the
 /// closure is a bare function with no context, and the cast from an isolated to a plain
 /// function type (the one `assumeIsolated` itself makes) is all that happens.

@@ -1,7 +1,7 @@
 /// The bytes of the event lines (`gesture`, `touch`), written straight into a caller's buffer
 /// with the keys in the order of one table (``GestureEventMessage/wireOrder``,
 /// ``TouchEventMessage/wireOrder``) that the decoder reads them by, so a line is written once
-/// and nothing is built to be converted again (DESIGN.md, "One wire model").
+/// and nothing is built to be converted again (DESIGN.md "Daemon, event loop and socket protocol" › "The wire").
 ///
 /// The spelling is the generic writer's (``JSONWriter``): strings escaped the same way,
 /// slashes unescaped, integral numbers without ".0", other numbers as Swift's shortest
@@ -333,8 +333,7 @@ public struct WireCursor {
     /// Copies `source`. Up to 32 bytes (a key with its punctuation, most names and values)
     /// take two overlapping loads and stores of the widest size that fits instead of a
     /// `memcpy` call: a line has some twenty such copies, and the guest's emulator charges
-    /// each distinct call site about a thousand hot instructions a wake-up (DESIGN.md "What
-    /// the emulator charges"). Not a byte loop: the compiler turns that back into `memcpy`.
+    /// each distinct call site about a thousand hot instructions a wake-up (DESIGN.md "Performance principles"). Not a byte loop: the compiler turns that back into `memcpy`.
     /// Always inlined: a call to it would cost what the `memcpy` call did.
     @inlinable @inline(__always)
     public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {

@@ -6,7 +6,7 @@
 ///
 /// A module of its own, without dependencies, so that the engine and the protocol and
 /// configuration tests share one generator without any of them linking another module for
-/// it (DESIGN.md "One SplitMix64").
+/// it (DESIGN.md "Targets and boundaries").
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -212,7 +212,7 @@ public final class EvdevDevice: @unchecked Sendable {
     /// wake-up. The kernel hands a reader whole frames only; a read that comes back short of
     /// the buffer has drained it, and only a full one is followed by another (which may then
     /// return `EAGAIN`). libevdev read every event one call at a time and then needed a
-    /// second `read(2)` to learn there was no more (DESIGN.md, "One read per wake-up").
+    /// second `read(2)` to learn there was no more (DESIGN.md "Input decoding and devices").
     ///
     /// Lost events (`SYN_DROPPED`, the reader's kernel buffer overflowed) are handled as the
     /// kernel's documentation and libevdev do: the events after it are drained and

@@ -2,7 +2,7 @@ import Testing
 
 @testable import GestureEngine
 
-/// Arbitration on real landings (issue 12, DESIGN.md): fingers that land and lift a few
+/// Arbitration on real landings (DESIGN.md "Engine and arbitration" › "Arbitration on real landings"): fingers that land and lift a few
 /// milliseconds apart, one lagging the other, at 60–240 frames per second. Every script goes
 /// through the synthesizer's raw events and the frame assembler, as input arrives.
 @Suite("Arbitration on real landings")

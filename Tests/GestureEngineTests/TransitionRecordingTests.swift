@@ -2,7 +2,7 @@ import Testing
 
 @testable import GestureEngine
 
-/// `recordsTransitions` (DESIGN.md, "No allocation per frame"): off, the engine builds no
+/// `recordsTransitions` (DESIGN.md "Engine and arbitration" › "Delivery to the sink and the outputs"): off, the engine builds no
 /// transition diagnostic, and nothing else changes.
 @Suite("Transition recording")
 struct TransitionRecordingTests {

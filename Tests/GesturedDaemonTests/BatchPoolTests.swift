@@ -3,7 +3,7 @@ import Testing
 
 @testable import GesturedDaemon
 
-/// The batches the input side and the fan-out refill (DESIGN.md, "No allocation per frame").
+/// The batches the input side and the fan-out refill (DESIGN.md "Daemon, event loop and socket protocol" › "The wire").
 @Suite("Batch pool and merged batches")
 struct BatchPoolTests {
     func touch(_ time: Int64, device: String = "d") -> TouchEventMessage {

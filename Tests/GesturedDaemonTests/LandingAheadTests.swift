@@ -6,8 +6,7 @@ import Testing
 @testable import GesturedDaemon
 @testable import gestured_eval
 
-/// Landings written to the grab clone before the engine's step (DESIGN.md, "Landings ahead of
-/// the step"): the engine's forecast (``GestureEngine/landingsForwardedAtOnce(in:)``) checked
+/// Landings written to the grab clone before the engine's step (DESIGN.md "Grab and clone"): the engine's forecast (``GestureEngine/landingsForwardedAtOnce(in:)``) checked
 /// against its own step, on input the project synthesizes on real corpus descriptions.
 @Suite("Landings ahead of the step (grab clone)")
 struct LandingAheadTests {

@@ -5,8 +5,8 @@ import Testing
 @testable import GesturedDaemon
 @testable import GesturedProtocol
 
-/// The daemon's encoder writes each engine event straight into bytes (DESIGN.md, "One wire
-/// model"). Its lines must be the bytes the old chain wrote — the event mapped to a
+/// The daemon's encoder writes each engine event straight into bytes (DESIGN.md "Daemon, event loop and socket protocol" ›
+/// "The wire"). Its lines must be the bytes the old chain wrote — the event mapped to a
 /// `GestureEventMessage` and encoded by the generic `Encodable` path with sorted keys — and
 /// must decode back to that message, for every kind of gesture and every optional key.
 @Suite("Wire encoder")

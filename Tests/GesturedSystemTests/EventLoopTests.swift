@@ -85,7 +85,7 @@ struct EventLoopTests {
 
     /// The fault suite replugs touchscreens while a touchpad streams: a device's descriptor
     /// number comes back for the next device. The loop finds watches by descriptor
-    /// (DESIGN.md, "The lean read path"), so a late `cancel()` of the old watch must not
+    /// (DESIGN.md "Daemon, event loop and socket protocol" › "One event loop"), so a late `cancel()` of the old watch must not
     /// unregister the new one, whose number it shares (with the table by token it did: the
     /// `EPOLL_CTL_DEL` went to the number, and the new device was never read again).
     @Test("a watch cancelled after its descriptor number was reused leaves the new watch reading")

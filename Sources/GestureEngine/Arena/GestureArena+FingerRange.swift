@@ -1,5 +1,5 @@
-// A continuous gesture whose finger count leaves its range is cancelled (DESIGN.md "What a
-// shell needs to follow a gesture"): the deviation from spec §4.3/§4.6 that lets a shell
+// A continuous gesture whose finger count leaves its range is cancelled (DESIGN.md "Engine and arbitration" ›
+// "Finger changes during a gesture"): the deviation from spec §4.3/§4.6 that lets a shell
 // snap back when a finger lifts from a three-finger pan or a pinch.
 
 extension GestureEngine {

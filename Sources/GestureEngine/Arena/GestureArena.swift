@@ -549,7 +549,7 @@ extension GestureEngine {
         commitBegin(i, requested, input: input)
     }
 
-    // MARK: - Settling window (DESIGN.md, "Arbitration on real landings")
+    // MARK: - Settling window (DESIGN.md "Engine and arbitration" › "Arbitration on real landings")
 
     /// True while fingers landing now still belong to the sequence's first landing.
     var isLandingOpen: Bool {

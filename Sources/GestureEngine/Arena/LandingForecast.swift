@@ -1,7 +1,7 @@
 // What the sink (spec §7) will do with a frame's landings, told before the frame's step: the
 // grab clone writes a touch-down that no recognizer can hold back before the engine has
 // stepped, so an application's touch-down waits for the kernel and one write, not for every
-// recognizer (DESIGN.md, "Landings ahead of the step").
+// recognizer (DESIGN.md "Engine and arbitration" › "Landings the engine cannot hold back").
 
 extension GestureEngine {
     /// The touches landing in `frame` whose `began` the frame's step will forward to the sink

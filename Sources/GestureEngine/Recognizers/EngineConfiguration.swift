@@ -154,8 +154,8 @@ public struct EngineConfiguration: Hashable, Sendable {
     /// Seconds from the first touch of a sequence during which fingers still landing count as
     /// one landing: a recognizer that would begin (or be recognized) with fewer fingers than a
     /// competitor on the same touches needs waits at most this long for that competitor to
-    /// fail, and fails itself when another finger lands (DESIGN.md, "Arbitration on real
-    /// landings"). 0 = off (spec §5.3).
+    /// fail, and fails itself when another finger lands (DESIGN.md "Engine and arbitration" ›
+    /// "Arbitration on real landings"). 0 = off (spec §5.3).
     public var settlingWindow = EngineConfiguration.defaultSettlingWindow
     /// Seconds from the first touch of a sequence during which a continuous recognizer that
     /// would begin with fewer fingers than a possible competitor on its touches needs waits too
@@ -167,17 +167,17 @@ public struct EngineConfiguration: Hashable, Sendable {
     /// (fewer than its minimum, more than its maximum, some fingers still down) before it is
     /// cancelled: the finger count changed in a way that ends it, and a shell snaps back.
     /// Fingers that all lift within this time end it as usual. `.infinity` = never (spec §4.3,
-    /// §4.6: a pan re-bases, a pinch waits for its pair). DESIGN.md "What a shell needs to
-    /// follow a gesture".
+    /// §4.6: a pan re-bases, a pinch waits for its pair). DESIGN.md "Engine and arbitration" ›
+    /// "Finger changes during a gesture".
     public var fingerChangeTimeout = EngineConfiguration.defaultFingerChangeTimeout
 
     /// The default ``settlingWindow``: 0.1 s, libinput's debounce of finger-count changes. In
     /// the labelled corpus every two-finger tap and pinch lands within 61 ms, three- and
-    /// four-finger swipes land over 66–155 ms (median 74 ms); DESIGN.md has the measurement.
+    /// four-finger swipes land over 66–155 ms (median 74 ms; docs/evaluation.md has the measurement).
     public static let defaultSettlingWindow = 0.1
 
     /// The default ``continuousSettling``: 0.04 s. In the labelled corpus 187 of 318
-    /// multi-finger landings (median 21 ms) complete within 40 ms (DESIGN.md); a one-finger
+    /// multi-finger landings (median 21 ms) complete within 40 ms (docs/evaluation.md); a one-finger
     /// drag waits at most that long from its first touch, usually less, since it needs
     /// 10–20 ms to pass its hysteresis anyway.
     public static let defaultContinuousSettling = 0.04

@@ -1,5 +1,5 @@
 /// Where a released translation gesture would come to rest if it slid on with its release
-/// velocity, decelerating uniformly (the seeds' "finalPoint" in millimetres, DESIGN.md
+/// velocity, decelerating uniformly (the seeds' "finalPoint" in millimetres, DESIGN.md "Engine and arbitration" ›
 /// "What a shell needs to follow a gesture").
 public struct Fling: Hashable, Sendable {
     /// How much farther the centroid slides after the release, mm: `v·|v| / (2·a)`.

@@ -34,7 +34,7 @@ public struct LongPressParameters: Hashable, Sendable {
     /// gesture is still recognized, and its commit cancels the long press (spec §5.4's
     /// exclusion, the other way round). Off by default (UIKit, spec §5.6: a begun long press
     /// fails the pan); the touchpad policy turns it on, as libinput's touchpad hold is
-    /// cancelled when a scroll, swipe or pinch begins (DESIGN.md, recog3).
+    /// cancelled when a scroll, swipe or pinch begins (DESIGN.md "Engine and arbitration" › "The touchpad's device policy").
     public var yieldsToMotion = false
     public init() {}
 }
@@ -53,7 +53,7 @@ public struct PanParameters: Hashable, Sendable {
     /// reference follows the centroid). The spec (§4.3) keeps it; on by default since issue 12:
     /// the motion of one finger before the second lands is no part of a two-finger pan (on a
     /// touchpad it moved the pointer; on a touchscreen it may begin a pinch whose second
-    /// finger came late), DESIGN.md "Arbitration on real landings".
+    /// finger came late), DESIGN.md "Engine and arbitration" › "Arbitration on real landings".
     public var tracksOnlyWithMinimumTouches = true
     public init() {}
 }
@@ -106,7 +106,7 @@ public struct PinchParameters: Hashable, Sendable {
     /// Do not begin while the fingers have moved more together than relative to each other
     /// since the pair formed (``TrackedTouches/isTranslationDominant``): two fingers swiping
     /// with one lagging change their distance without pinching. On by default, on every
-    /// device (DESIGN.md, "Arbitration on real landings"; spec §4.6 leaves a dominance check
+    /// device (DESIGN.md "Engine and arbitration" › "Arbitration on real landings"; spec §4.6 leaves a dominance check
     /// off).
     public var ignoresTranslation = true
     public init() {}

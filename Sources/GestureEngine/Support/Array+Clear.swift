@@ -3,7 +3,7 @@ extension Array {
     /// already empty: `removeAll(keepingCapacity: true)` always goes through the generic
     /// `replaceSubrange`, about 60 instructions even on an empty array, and the per-frame
     /// lists (a frame's began, ended and cancelled touches, a step's actions) are empty in
-    /// most frames (DESIGN.md, "Copies the steady frame did not need").
+    /// most frames (DESIGN.md "Performance principles").
     @inline(__always)
     mutating func clear() {
         if !isEmpty { removeAll(keepingCapacity: true) }

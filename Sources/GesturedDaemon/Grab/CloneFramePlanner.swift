@@ -18,7 +18,7 @@ public import GestureEngine
 /// cannot change which touches the clone has (the sink decides only when a touch begins,
 /// ends, is cancelled or is released late), so the forwarded touches' new values go out
 /// before the engine's step for that frame, and the step then adds only what its sink
-/// decided (DESIGN.md, "The clone as one hop").
+/// decided (DESIGN.md "Grab and clone").
 ///
 /// Pure value type: events in, events out (each clone frame ends with its `SYN_REPORT`); the
 /// daemon writes them to the uinput device.

@@ -8,7 +8,7 @@ import GesturedSystem
 ///
 /// A read's frames go one at a time: each frame's pass-through reaches the clone before the
 /// engine sees the frame, then the step's own decisions, then the next frame; the hub
-/// publishes to socket clients only after the whole read (DESIGN.md, "The clone as one hop").
+/// publishes to socket clients only after the whole read (DESIGN.md "Grab and clone").
 final class CloneRelay {
     let clone: any CloneDevice
     var planner: CloneFramePlanner
@@ -113,7 +113,7 @@ final class CloneRelay {
     }
 
     /// The landing's hop: touch-downs no recognizer can hold back, written before the step
-    /// (DESIGN.md, "Landings ahead of the step").
+    /// (DESIGN.md "Grab and clone").
     @inline(never)
     private func landingsAhead(_ frame: Frame, pipeline: GesturePipeline) -> SystemError? {
         guard writesLandingsAhead else { return nil }

@@ -9,7 +9,7 @@ public import GestureEngine
 ///
 /// A frame costs the mirror only its events' values: every slot's values live in one array
 /// (``codes`` order, slot after slot), and a contact still down reads its values there; a
-/// contact's own copy is made when it lifts (DESIGN.md, "The clone's hop").
+/// contact's own copy is made when it lifts (DESIGN.md "Grab and clone").
 public struct CloneSourceMirror: Sendable {
     /// One contact of one slot, from its tracking id to its lift.
     public struct Contact: Sendable, Hashable {

@@ -8,7 +8,7 @@ extension EventLoop {
     /// which on Linux is libdispatch's main queue; once `dispatch_main` parks the main thread,
     /// that queue is drained by libdispatch's worker pool, whose first thread starts a 1 Hz
     /// monitor timer on the manager thread, a wake-up every second of an idle daemon
-    /// (DESIGN.md, "Zero wake-ups when idle"). Here the main thread sleeps in `read(2)` and
+    /// (DESIGN.md "Daemon, event loop and socket protocol" › "One event loop"). Here the main thread sleeps in `read(2)` and
     /// every job of the program runs on loops.
     public static func runMain<Result: Sendable>(name: String, _ operation: sending @escaping () async -> Result) -> Result {
         let loop = EventLoop(name: name)

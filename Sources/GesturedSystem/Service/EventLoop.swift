@@ -45,8 +45,8 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     /// transparent huge page. glibc's default is 8 MiB, and where THP is `always` (Debian's
     /// kernel) the kernel backs the first touch of such a stack with a whole 2 MiB page when
     /// the touched part lies in an aligned 2 MiB window, which it did by chance in the kernel
-    /// tier's guest: 2 048 kB resident for a stack that uses about 40 (DESIGN.md, "Memory: where
-    /// the resident pages go"). A mapping smaller than 2 MiB can never hold one.
+    /// tier's guest: 2 048 kB resident for a stack that uses about 40 (DESIGN.md "Daemon, event loop and socket protocol" ›
+    /// "One event loop"). A mapping smaller than 2 MiB can never hold one.
     public static let threadStackSize = 1792 * 1024
 
     /// Starts the loop thread.
@@ -93,8 +93,8 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
 
     /// As a task executor, the loop runs tasks started with `Task(executorPreference: loop)`
     /// and the nonisolated code they call, so a program whose work is all on loops never
-    /// starts libdispatch's worker pool (and its 1 Hz monitor timer: DESIGN.md, "Zero
-    /// wake-ups when idle").
+    /// starts libdispatch's worker pool (and its 1 Hz monitor timer: DESIGN.md "Daemon, event loop and socket protocol" ›
+    /// "One event loop").
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
@@ -106,7 +106,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     /// Asked by the runtime instead of ``checkIsolated()`` when code not running as one of
     /// this loop's jobs (a watch handler) calls `assumeIsolated`: a plain answer, no trap
     /// machinery (about 440 ns a call natively against 520; the daemon's per-frame paths use
-    /// `onLoop`, about 55: DESIGN.md, "The loop's own cost per frame").
+    /// `onLoop`, about 55: DESIGN.md "Daemon, event loop and socket protocol" › "One event loop").
     public func isIsolatingCurrentContext() -> Bool? {
         isCurrent
     }

@@ -4,13 +4,13 @@ internal import Glibc
 /// executor: blocking work (reading and parsing the configuration on reload) that must not
 /// hold up an event loop. A plain thread rather than `@concurrent`, whose generic executor is
 /// libdispatch's worker pool (its 1 Hz monitor would then tick for the rest of the daemon's
-/// life: DESIGN.md, "Zero wake-ups when idle").
+/// life: DESIGN.md "Daemon, event loop and socket protocol" › "One event loop").
 ///
 /// - Parameter background: run the thread under `SCHED_IDLE` (else at nice 19, else as it
 ///   is): it then gets the CPU only when nothing else of the daemon wants it, so that on a
 ///   busy or single CPU the event loop keeps reading input while the work runs (a reload
 ///   that parsed at the loop's priority starved it until the kernel dropped input events:
-///   DESIGN.md, "The clone as one hop").
+///   DESIGN.md "Configuration and quirks").
 public func runOnOwnThread<Result: Sendable>(background: Bool = false, _ work: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
         // One type-erased job (a type cannot be nested in a generic closure).

@@ -21,11 +21,11 @@ public enum UnixSignal: Int32, Sendable, CaseIterable {
 /// pattern: whichever thread the kernel picks runs it, and nothing is lost); a thread of its own,
 /// blocked in `read(2)` on the pipe's other end, hands it to every `SignalSource` that wants it
 /// (no Dispatch source: it would start libdispatch's worker pool and its 1 Hz monitor timer,
-/// DESIGN.md "Zero wake-ups when idle"). libdispatch's
+/// DESIGN.md "Daemon, event loop and socket protocol" › "One event loop"). libdispatch's
 /// own signal sources were used before: on Linux they read a signalfd, which sees a signal only
 /// while every thread blocks it, and a process-directed SIGTERM that reached the main thread
 /// parked in `dispatch_main` was lost (the daemon never shut down; seen under load in
-/// `SystemdDaemonTests`). DESIGN.md, "Signals through a self-pipe".
+/// `SystemdDaemonTests`). DESIGN.md "Daemon, event loop and socket protocol" › "One event loop".
 ///
 /// Create it from nonisolated code, never from top-level `main.swift` code (STYLE.md B8).
 public final class SignalSource: Sendable {

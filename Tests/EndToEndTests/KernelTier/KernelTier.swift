@@ -64,7 +64,7 @@ enum KernelTier {
     /// right after the tests); else, a release build being older than the code under test,
     /// the debug one. Under the emulator the debug daemon takes several times the release
     /// one's CPU per frame, and on a slow host it fell far enough behind the fault suite's
-    /// steady 240 Hz touchpad for its evdev buffer to overflow (DESIGN.md, session 10).
+    /// steady 240 Hz touchpad for its evdev buffer to overflow (DESIGN.md "Testing tiers").
     /// Decided once, so the suite's boot and its messages name the same binary.
     static let shippedGesturedExecutable: URL = {
         let debug = gesturedExecutable

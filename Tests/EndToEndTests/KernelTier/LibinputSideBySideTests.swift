@@ -55,7 +55,7 @@ extension KernelTierTests {
             ),
         ]
 
-        /// Disagreements known and explained (DESIGN.md, "libinput side by side"), owned by
+        /// Disagreements known and explained (DESIGN.md "Testing tiers"), owned by
         /// another part of the engine: recorded as known issues while they happen, silent
         /// once fixed. `line` is the start of the gesture's script line.
         static let knownDisagreements: [(config: String, line: String, gestured: String, reason: String)] = [

@@ -12,8 +12,7 @@
 # what hot instructions cost a hop under the emulator), GESTURED_FLOOR_CALLS=1
 # (optional: the floor again making 256 calls from distinct call sites before
 # each write, "calls", and 64 to functions a page apart, "pages": what a call
-# site and a code page cost a hop once per wake-up; DESIGN.md "What the
-# emulator charges").
+# site and a code page cost a hop once per wake-up; DESIGN.md "Performance principles").
 #
 # latency = the moment libinput delivers a touch event - the moment the player
 # wrote its frame into the touchscreen's node (the kernel stamps it then), the

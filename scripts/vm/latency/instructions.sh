@@ -6,7 +6,7 @@
 # prints figures and asserts nothing; instructions-guest.sh says how.
 #
 # Also prints the calls and distinct call sites a frame of each (the figure
-# the emulator's CPU time follows: DESIGN.md "What the emulator charges").
+# the emulator's CPU time follows: DESIGN.md "Performance principles").
 # Usage: scripts/vm/latency/instructions.sh   (GESTURED_BIN names the build,
 # as for run.sh; GESTURED_CALLGRIND_TOP=K prints the daemon's K costliest
 # functions; GESTURED_CALLGRIND_OUT=DIR keeps the guest's output and the
