@@ -82,6 +82,9 @@ let package = Package(
                 "GesturedProtocol", "GesturedSystem", "GestureEngine", "GesturedConfig", "GesturedCLISupport",
                 "GesturedClient",
             ],
+            // The daemon's built-in defaults (a link to config/gestured.conf): `gestures` lists
+            // them when no vendor file is installed, as the daemon then runs on them.
+            resources: [.embedInCode("Resources/gestured.conf")],
             swiftSettings: strictSettings
         ),
         // The recognition-quality evaluation over the shared corpus (docs/evaluation.md).

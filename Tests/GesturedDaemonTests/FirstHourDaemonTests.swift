@@ -1,0 +1,65 @@
+import Foundation
+import GestureEngine
+import GesturedClient
+import GesturedConfig
+import GesturedProtocol
+import Testing
+
+@testable import GesturedDaemon
+
+/// Issue 34, the daemon as a new user meets it: `gesturectl gestures` against a daemon on
+/// built-in defaults, a relative `--config`, and what the log says (levels, reloads). Driven
+/// as a user drives them: the built binaries on a private socket, stderr read as the journal
+/// would get it.
+@Suite("The daemon's first hour", .timeLimit(.minutes(2)))
+struct FirstHourDaemonTests {
+    /// A daemon binary with no devices on `socket`; stderr goes to `log`.
+    static func startDaemon(_ arguments: [String], socket: String, in directory: URL, log: URL, level: String = "notice") throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BinaryTests.binary)
+        process.arguments = arguments + ["--socket", socket, "--no-udev"]
+        process.currentDirectoryURL = directory
+        // Off the machine's system bus, at a known log level.
+        process.environment = ["GESTURED_LOG_LEVEL": level, "PATH": "/usr/bin:/bin"]
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return process
+    }
+
+    static func stop(_ daemon: Process) {
+        daemon.terminate()
+        daemon.waitUntilExit()
+    }
+
+    /// The log's lines, once the daemon has stopped (stderr is complete).
+    static func lines(_ log: URL) throws -> [String] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test("gesturectl gestures lists the default gestures of a daemon on built-in defaults")
+    func gesturesOfBuiltInDefaults() throws {
+        // The test machine has no /etc/gestured nor /usr/share/gestured (as DaemonSocketTests'
+        // status check assumes): the daemon runs on the copy built into it.
+        try #require(!FileManager.default.fileExists(atPath: ConfigPaths.main) && !FileManager.default.fileExists(atPath: ConfigPaths.vendor))
+        let dir = BinaryTests.temporaryDirectory()
+        let socket = dir.appendingPathComponent("s.sock").path
+        let daemon = try Self.startDaemon([], socket: socket, in: dir, log: dir.appendingPathComponent("log"))
+        defer { Self.stop(daemon) }
+        let client = try BinaryTests.connect(socket, process: daemon)
+        defer { client.close() }
+        guard case .status(let status) = try client.request(.status) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(status.configPath == nil, "on built-in defaults")
+
+        let result = try CommandLineRefusalTests.run("gesturectl", ["--socket", socket, "gestures"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = Configuration.parse(EmbeddedResources.defaultConfiguration, fileName: "gestured.conf").configuration.gestures
+            .filter(\.isEnabled).map(\.name)
+        #expect(!expected.isEmpty)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == expected, "\(result.stdout)")
+        #expect(expected.count <= status.gestures, "the daemon's own count: \(status.gestures)")
+    }
+}
