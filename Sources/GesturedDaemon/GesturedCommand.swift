@@ -127,7 +127,9 @@ public enum GesturedCommand {
             return await Demo.run(json: parsed.has("json"), speed: speed, configPath: parsed.value("config"), logger: logger)
         }
         var options = DaemonOptions()
-        options.configPath = parsed.value("config")
+        // Absolute, so `status`, the log and reload messages name a file that opens from any
+        // directory (and a reload reads the same file whatever the daemon's directory).
+        options.configPath = parsed.value("config").map(Files.absolutePath)
         options.socketPath = parsed.value("socket")
         options.environment = environment
         options.useUdev = !parsed.has("no-udev")

@@ -62,4 +62,34 @@ struct FirstHourDaemonTests {
         #expect(result.stdout.split(separator: "\n").map(String.init) == expected, "\(result.stdout)")
         #expect(expected.count <= status.gestures, "the daemon's own count: \(status.gestures)")
     }
+
+    @Test("a relative --config is reported, reloaded and logged as an absolute path")
+    func relativeConfigIsMadeAbsolute() throws {
+        let dir = BinaryTests.temporaryDirectory()
+        let config = dir.appendingPathComponent("gestured.conf")
+        try "[Gesture pan]\nKind=pan\n".write(to: config, atomically: true, encoding: .utf8)
+        let socket = dir.appendingPathComponent("s.sock").path
+        let log = dir.appendingPathComponent("log")
+        let daemon = try Self.startDaemon(["--config", "./gestured.conf"], socket: socket, in: dir, log: log)
+        let client = try BinaryTests.connect(socket, process: daemon)
+        guard case .status(let status) = try client.request(.status) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(status.configPath == config.path)
+        // `gesturectl status` from another directory names a file that opens.
+        let shown = try CommandLineRefusalTests.run("gesturectl", ["--socket", socket, "status"])
+        #expect(shown.stdout.contains(config.path), "\(shown.stdout)")
+
+        try "[Gesture pan]\nKind=pan\nHysteresis=banana\n".write(to: config, atomically: true, encoding: .utf8)
+        guard case .error(let e) = try client.request(.reload) else {
+            Issue.record("a broken configuration must be refused")
+            return
+        }
+        #expect(e.message.contains("\(config.path):3:"), "\(e.message)")
+        client.close()
+        Self.stop(daemon)
+        let lines = try Self.lines(log)
+        #expect(lines.contains { $0.contains("Started") && $0.contains(config.path) }, "\(lines)")
+    }
 }

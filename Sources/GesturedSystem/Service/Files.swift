@@ -86,6 +86,19 @@ public enum Files {
         return result
     }
 
+    /// `path` made absolute against the working directory (`getcwd(3)`), lexically: no
+    /// symlink is resolved and the file need not exist. An absolute path, or one when the
+    /// working directory cannot be read, is returned as it is.
+    public static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
+        return (directory == "/" ? "" : directory) + "/" + relative
+    }
+
     /// Path of the running executable (`/proc/self/exe`), for finding installed data.
     public static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
