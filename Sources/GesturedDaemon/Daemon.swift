@@ -97,7 +97,7 @@ public final class Daemon: Sendable {
                 adopted = try UnixListener.adopt(fileDescriptor: fd)
                 logger.notice("Using the socket passed by systemd", [("socket.fd", "\(fd)")])
             } catch {
-                logger.error("Ignoring the descriptor passed by systemd, binding the socket path instead", [("error", "\(error)")])
+                logger.warning("Ignoring the descriptor passed by systemd, binding the socket path instead", [("error", "\(error)")])
             }
         }
         if let adopted {
@@ -125,7 +125,7 @@ public final class Daemon: Sendable {
             settings: loaded.ipcSettings,
             state: state,
             logger: logger.with([("domain", "ipc")]),
-            reloadHandler: { [self] in await self.reload(current) }
+            reloadHandler: { [self] in await self.reload(current, trigger: "reload request") }
         )
         self.server.set(server)
         let hub = InputHub(loop: loop, publisher: server, state: state, logger: logger.with([("domain", "input")]), configurator: loaded.configurator)
@@ -181,9 +181,7 @@ public final class Daemon: Sendable {
             switch event {
             case "SIGHUP":
                 notifier.notify("RELOADING=1")
-                if let failure = await reload(current) {
-                    logger.error("Reload failed, keeping the old configuration", [("error", failure)])
-                }
+                _ = await reload(current, trigger: "SIGHUP")
                 notifier.notify("READY=1")
             case "replays finished":
                 if options.exitAfterReplays {
@@ -219,18 +217,23 @@ public final class Daemon: Sendable {
         stopRequests.get()?.yield(reason)
     }
 
-    /// Reloads the configuration; nil on success, or the problems found (old one kept).
+    /// Reloads the configuration; nil on success, or the problems found (old one kept), joined
+    /// on one line for the socket's error reply. Either way the outcome is logged here, whoever
+    /// asked (`trigger`: SIGHUP or a client's `reload`), a failure's diagnostics one a line.
     /// The files are read and parsed on a thread of their own at the lowest priority, so input
     /// never waits for the disk nor for the parser's CPU (STYLE.md B8).
-    func reload(_ current: ConfigurationBox) async -> String? {
+    func reload(_ current: ConfigurationBox, trigger: String) async -> String? {
         let path = current.value.path ?? options.configPath
         let started = MonotonicClock.nowMicroseconds()
         // At the lowest priority: on a busy CPU, reading input goes first.
         switch await runOnOwnThread(background: true, { ConfigLoader.load(mainPath: path) }) {
         case .failure(let failure):
+            for line in failure.lines { logger.error("Configuration error", [("diagnostic", line)]) }
+            logger.error("Reload failed, keeping the old configuration", [("config.path", failure.path), ("trigger", trigger)])
             return failure.lines.joined(separator: "; ")
         case .success(let loaded):
             let read = MonotonicClock.nowMicroseconds()
+            for warning in loaded.warnings { logger.warning("Configuration warning", [("diagnostic", warning)]) }
             current.value = loaded
             // The state and both actors live on the loop: hop there once (the SIGHUP path
             // comes from the main task's own loop) and apply the whole configuration in one go.
@@ -247,7 +250,7 @@ public final class Daemon: Sendable {
             let applied = MonotonicClock.nowMicroseconds()
             logger.notice(
                 "Configuration reloaded",
-                [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)"),
+                [("config.path", loaded.path ?? "built-in defaults"), ("gestures", "\(loaded.gestureCount)"), ("trigger", trigger),
                  ("load_ms", "\((read - started) / 1000)"), ("apply_ms", "\((applied - read) / 1000)")])
             return nil
         }

@@ -306,7 +306,9 @@ public actor IPCServer: EventPublisher {
             }
             clients[id] = session
             let cred = connection.credentials
-            logger.notice(
+            // Debug, not notice: every `gesturectl` call (each Tab of a shell completion) is a
+            // connection; the journal keeps what changes the daemon, not each client.
+            logger.debug(
                 "Client connected",
                 [("client.id", "\(id)"), ("client.pid", "\(cred?.pid ?? -1)"), ("client.uid", "\(cred?.uid ?? 0)"), ("client.gid", "\(cred?.gid ?? 0)")]
             )
@@ -527,7 +529,7 @@ public actor IPCServer: EventPublisher {
         countTouchSubscribers()
         injector?.clientGone(id)
         if clients.isEmpty, isShuttingDown { resumeDrainedWaiter() }
-        logger.notice("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
+        logger.debug("Client disconnected", [("client.id", "\(id)"), ("client.name", client.name), ("reason", reason)])
     }
 
     /// Number of clients with a subscription.

@@ -71,14 +71,14 @@ public actor InputHub {
             }
             self.monitor = monitor
         } catch {
-            logger.error("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
+            logger.warning("Failed to start the udev monitor, continuing without hot-plug", [("error", "\(error)")])
         }
         do {
             for device in try UdevEnumerator.inputDevices() {
                 addDevice(node: device.devnode, udevProperties: device.properties)
             }
         } catch {
-            logger.error("Failed to enumerate input devices", [("error", "\(error)")])
+            logger.warning("Failed to enumerate input devices, continuing with hot-plug only", [("error", "\(error)")])
         }
         updateStatus()
     }

@@ -143,7 +143,7 @@ public actor LogindTracker {
             do {
                 try bus.addMatch(rule) { [weak self] message in self?.assumeIsolated { handler($0, message) } }
             } catch {
-                logger.error("Failed to watch logind's signals; lock state may go stale", [("dbus.match", rule), ("error", error.description)])
+                logger.warning("Failed to watch logind's signals; lock state may go stale", [("dbus.match", rule), ("error", error.description)])
             }
         }
         askOwner()

@@ -242,7 +242,7 @@ struct LockedSocketTests {
         try Self.actions.write(to: dir.appendingPathComponent("actions.conf"), atomically: true, encoding: .utf8)
         let options = DaemonOptions.replaying(events, in: dir, bus: mock.address, waitClients: 3, pacing: .asFastAsPossible)
         let logs = RecordingSink()
-        let daemon = Daemon(options: options, logger: Logger(label: "test", level: .info, sink: logs))
+        let daemon = Daemon(options: options, logger: Logger(label: "test", level: .debug, sink: logs))
         let watcher = SeatWatcher(daemon.state.seatSessions)
         let outcome = Holder<Outcome>()
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
