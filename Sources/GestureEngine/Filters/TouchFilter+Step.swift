@@ -12,7 +12,7 @@ extension TouchFilter {
         }
         var step = prepared(touch, &frame)
         let delivered = frame.out.count
-        for index in stages.indices { stages[index].process(&step, in: &frame) }
+        stages.process(&step, in: &frame)
         commit(step, delivered: frame.out.count > delivered, &frame)
     }
 

@@ -36,7 +36,7 @@ public struct TouchFilter: Sendable {
 
     var table = ContactTable()
     /// The device's chain, in order.
-    var stages: [any TouchFilterStage]
+    var stages: StageChain
     let facts: FilterDeviceFacts
     private var lastButton = false
     /// The list the last filtered frame was built in, for the next frame to reuse.
@@ -81,11 +81,11 @@ public struct TouchFilter: Sendable {
         out.clear()
         var frame = FilterFrame(input: input, buttonBefore: lastButton, table: table, out: out)
         table = ContactTable()
-        for index in stages.indices { stages[index].begin(&frame) }
+        stages.begin(&frame)
         let ahead = frame.ahead
         if recordsDecisions, let ahead { note(ahead.touches, at: ahead.timestamp) }
         for touch in input.touches { step(touch, &frame) }
-        for index in stages.indices { stages[index].end(&frame) }
+        stages.end(&frame)
         table = frame.table
         out = frame.out
         frame.out = []
@@ -113,18 +113,13 @@ public struct TouchFilter: Sendable {
     /// Forgets everything (the device went away); deliver ``fire(upTo:)`` first.
     public mutating func reset() {
         table.reset()
-        for index in stages.indices { stages[index].reset() }
+        stages.reset()
         lastButton = false
     }
 
     /// The earliest deadline of any stage (today only held-back lifts wait for time).
     public var nextDeadline: Timestamp? {
-        var earliest: Timestamp?
-        for stage in stages {
-            guard let deadline = stage.nextDeadline(table) else { continue }
-            earliest = min(earliest ?? deadline, deadline)
-        }
-        return earliest
+        stages.nextDeadline(table)
     }
 
     /// Fires the timers due at or before `time`: the held-back lifts come out as one frame at
@@ -134,7 +129,7 @@ public struct TouchFilter: Sendable {
         let input = Frame(timestamp: time, touches: [], isButtonPressed: lastButton)
         var frame = FilterFrame(input: input, buttonBefore: lastButton, table: table, out: [])
         table = ContactTable()
-        for index in stages.indices { stages[index].fire(&frame) }
+        stages.fire(&frame)
         table = frame.table
         if recordsDecisions, let ahead = frame.ahead { note(ahead.touches, at: ahead.timestamp) }
         return frame.ahead
