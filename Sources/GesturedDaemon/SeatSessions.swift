@@ -1,4 +1,4 @@
-import Synchronization
+internal import GesturedSystem
 
 /// The active session of one seat, as logind reports it.
 public struct SeatSession: Sendable, Hashable {
@@ -44,8 +44,8 @@ public final class SeatSessions: Sendable {
         var availability = LogindAvailability.unknown
     }
 
-    private let state = Mutex(State())
-    private let observers = Mutex<[@Sendable () -> Void]>([])
+    private let state = PThreadMutex(State())
+    private let observers = PThreadMutex<[@Sendable () -> Void]>([])
 
     public init() {}
 
